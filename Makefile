@@ -1,0 +1,32 @@
+# Every target creates .venv on first use and (re)installs when pyproject.toml changes.
+PYTHON ?= python3
+VENV   ?= .venv
+# The machines here carry a CPU build of torch 2.13.0; an unpinned torch pulls a multi-GB CUDA build.
+TORCH  ?= torch==2.13.0
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+# pytest-xdist workers; the machines have 2 cores.
+JOBS   ?= 2
+
+.PHONY: demo test bench install clean
+
+$(STAMP): pyproject.toml Makefile
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet $(TORCH) -e ".[train,dev]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(PY) -m training.demo
+
+test: $(STAMP)
+	$(PY) -m pytest -n $(JOBS) tests
+
+bench: $(STAMP)
+	$(PY) -m benchmarks.run_all --quick
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

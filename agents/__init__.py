@@ -1,0 +1,1 @@
+"""Agents: random, heuristic, search and trained-policy players over the PettingZoo envs."""

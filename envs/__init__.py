@@ -1,0 +1,57 @@
+"""tabletop-marl: five tabletop games as PettingZoo environments over numba engines.
+
+::
+
+    import envs
+    env = envs.make("secret_hitler_v0", num_players=7)   # AEC
+    par = envs.make_parallel("voll_auf_die_18_v0")       # Parallel
+    from envs import teufel_teufel_v0                    # PettingZoo-style module
+    teufel_teufel_v0.env(), teufel_teufel_v0.parallel_env()
+
+A game registers by existing: every module ``envs/<name>_v<N>.py`` is an env id, and exposes
+``env()``, ``raw_env()``, ``parallel_env()`` and ``GAME`` (its :class:`envs.core.Game`).
+"""
+
+import importlib
+import pkgutil
+import re
+
+from .core.cache import configure_numba_cache
+
+configure_numba_cache()  # before any engine is compiled or loaded
+
+_ENV_MODULE = re.compile(r"^[a-z0-9_]+_v\d+$")
+
+#: Every registered environment id, sorted.
+ENV_IDS = tuple(sorted(m.name for m in pkgutil.iter_modules(__path__) if _ENV_MODULE.match(m.name)))
+
+
+def _module(env_id):
+    if env_id not in ENV_IDS:
+        raise ValueError(f"unknown env id {env_id!r}; valid ids are {list(ENV_IDS)}")
+    return importlib.import_module(f"{__name__}.{env_id}")
+
+
+def game_of(env_id):
+    """The :class:`envs.core.Game` describing ``env_id``."""
+    return _module(env_id).GAME
+
+
+def make(env_id, render_mode=None, **config):
+    """The AEC environment ``env_id`` (PettingZoo's ``env()``); bad ids and options raise ValueError."""
+    return _module(env_id).env(render_mode=render_mode, **config)
+
+
+def make_parallel(env_id, render_mode=None, **config):
+    """The Parallel form of ``env_id`` (PettingZoo's ``parallel_env()``)."""
+    return _module(env_id).parallel_env(render_mode=render_mode, **config)
+
+
+def __getattr__(name):
+    if name in ENV_IDS:
+        return _module(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(list(globals()) + list(ENV_IDS))

@@ -1,0 +1,20 @@
+"""Shared machinery of every game: records, rng, observation layouts, adapters, batches.
+
+Nothing here knows a game's rules; see ``docs/DESIGN.md`` for how a game plugs in.
+"""
+
+from .game import Game, IllegalActionError, Option, int_range, register_engine
+from .layout import Layout
+from .state import config_dtype, new_states, state_dtype
+
+__all__ = [
+    "Game",
+    "IllegalActionError",
+    "Layout",
+    "Option",
+    "config_dtype",
+    "int_range",
+    "new_states",
+    "register_engine",
+    "state_dtype",
+]

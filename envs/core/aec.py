@@ -1,0 +1,99 @@
+"""The PettingZoo AEC adapter for turn-based games: agent selection follows ``current_player``.
+
+All seats stay in ``agents`` until the game ends (a seat knocked out of play is simply never
+selected), then every seat is terminated together (or truncated after ``max_cycles`` decisions)
+and steps ``None`` once, as PettingZoo's protocol asks. ``rewards`` holds each seat's reward of
+the last step; ``last()`` returns the reward accumulated since that seat last acted.
+"""
+
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+from . import kernels
+from .table import Table
+
+
+class TabletopAECEnv(Table, AECEnv):
+    def __init__(self, render_mode=None, **config):
+        super().__init__()
+        self._setup(render_mode, config)
+        self.metadata = {
+            "name": self.game.env_id,
+            "render_modes": ["human", "ansi", "rgb_array"],
+            "render_fps": 2,
+            "is_parallelizable": True,
+        }
+
+    def __str__(self):
+        return self.game.env_id
+
+    def reset(self, seed=None, options=None):
+        self._reset_record(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self._skip_agent_selection = None
+        self._sync(reward_changed=False)
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = self.agent_name_mapping[agent]
+        if self.config["illegal_action"] == "penalize":
+            try:
+                action = self._check_action(seat, action)
+            except ValueError:
+                self._forfeit([seat])
+                self._cumulative_rewards[agent] = 0.0
+                self._sync(reward_changed=True)
+                self.infos[agent]["illegal_action"] = True
+                return
+        else:
+            action = self._check_action(seat, action)
+        kernels.step_one(self._states, action)
+        self._cumulative_rewards[agent] = 0.0
+        self._sync(reward_changed=True)
+
+    def _sync(self, reward_changed):
+        """Bring the PettingZoo dicts in line with the record after a reset or a step."""
+        agents = self.agents
+        if reward_changed:
+            reward = self._reward
+            for seat, agent in enumerate(self.possible_agents):
+                self.rewards[agent] = float(reward[seat])
+                self._cumulative_rewards[agent] += self.rewards[agent]
+        if self._terminal[0]:
+            self.terminations = dict.fromkeys(agents, True)
+        elif self._truncated():
+            self.truncations = dict.fromkeys(agents, True)
+        current = int(self._current[0])
+        self.agent_selection = self.possible_agents[current] if current >= 0 else agents[0]
+        self.infos = {agent: self._game_infos(agent) for agent in agents}
+
+    def _after_set_state(self):
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self._skip_agent_selection = None
+        self._sync(reward_changed=False)
+
+
+def make_env_functions(env_class):
+    """PettingZoo's module functions for an AEC env class: ``env``, ``raw_env``, ``parallel_env``."""
+
+    def env(**kwargs):
+        """The AEC environment, wrapped to enforce PettingZoo's call order."""
+        return wrappers.OrderEnforcingWrapper(env_class(**kwargs))
+
+    def parallel_env(**kwargs):
+        """The Parallel form: each step applies the action of the seat whose turn it is."""
+        return turn_based_aec_to_parallel(env(**kwargs))
+
+    return env, env_class, parallel_env

@@ -1,0 +1,233 @@
+"""What a game is to the shared machinery: its engine functions, its options, its description.
+
+An engine module (``envs/<game>/engine.py``) holds the rules as numba functions over one record
+(see ``docs/DESIGN.md``) and ends with :func:`register_engine`, which lets the generic kernels
+below call it. A game's ``env.py`` describes the game with a :class:`Game`; the adapters
+(:mod:`envs.core.aec`, :mod:`envs.core.parallel`) and :class:`envs.core.vector.VectorGame` are
+built from that description alone, so nothing here knows any game's rules.
+
+Engine contract (all ``@njit(cache=True)``; ``seat`` and ``action`` are ints)::
+
+    reset(state, config, seed)     set up a new game; copy what the rules need from config
+    legal_mask(state, seat, mask)  set mask[a] = 1 for each action ``seat`` may take now
+                                   (mask arrives zeroed; a seat not to act leaves it all zero)
+    step(state, action)            apply current_player's action (turn-based games), or
+    step(state, actions)           apply one action per seat (simultaneous games); set
+                                   state.reward for every seat, terminal and current_player
+    observe(state, seat, out)      write what ``seat`` may know into ``out`` (zeroed, float32)
+    determinize(state, seat, seed) resample everything ``seat`` cannot know, consistently with
+                                   what it knows, and reseed the generator (for search agents)
+
+The adapters check legality before calling ``step``: an engine may assume a legal action.
+"""
+
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, Callable
+
+import numpy as np
+from numba import types
+from numba.extending import overload
+
+ENGINE_FUNCTIONS = ("reset", "legal_mask", "step", "observe", "determinize")
+ILLEGAL_ACTION_MODES = ("raise", "penalize")
+RENDER_MODES = ("human", "ansi", "rgb_array")
+
+_ENGINES = []  # (state dtype, {function name: numba function})
+
+
+class IllegalActionError(ValueError):
+    """An action that is out of range, of the wrong type, or not legal in this state."""
+
+
+def register_engine(state_dtype, **functions):
+    """Make an engine's functions callable from the generic kernels for records of ``state_dtype``."""
+    missing = [name for name in ENGINE_FUNCTIONS if name not in functions and name != "determinize"]
+    if missing:
+        raise ValueError(f"engine for {state_dtype} lacks {missing}")
+    for i, (dtype, _) in enumerate(_ENGINES):
+        if dtype == state_dtype:
+            _ENGINES[i] = (state_dtype, functions)
+            return
+    _ENGINES.append((state_dtype, functions))
+
+
+def engine_function(dtype, name):
+    """The engine function ``name`` registered for records of ``dtype`` (None if there is none)."""
+    for registered, functions in _ENGINES:
+        if registered == dtype:
+            return functions.get(name)
+    return None
+
+
+# The generic entry points. In numba each resolves at compile time (by the record's dtype) to the
+# registered engine's function, so the kernels that call them are compiled and cached once per
+# game; as plain Python (NUMBA_DISABLE_JIT=1) they look the function up and call it.
+def game_reset(state, config, seed):
+    engine_function(state.dtype, "reset")(state, config, seed)
+
+
+def game_legal_mask(state, seat, mask):
+    engine_function(state.dtype, "legal_mask")(state, seat, mask)
+
+
+def game_step(state, action):
+    engine_function(state.dtype, "step")(state, action)
+
+
+def game_observe(state, seat, out):
+    engine_function(state.dtype, "observe")(state, seat, out)
+
+
+def _resolve(state_type, name):
+    if not isinstance(state_type, types.Record):
+        return None
+    fn = engine_function(state_type.dtype, name)
+    if fn is None:
+        raise TypeError(f"no engine registered for records {state_type}")
+    return fn
+
+
+@overload(game_reset)
+def _game_reset(state, config, seed):
+    fn = _resolve(state, "reset")
+    if fn is not None:
+        return lambda state, config, seed: fn(state, config, seed)
+
+
+@overload(game_legal_mask)
+def _game_legal_mask(state, seat, mask):
+    fn = _resolve(state, "legal_mask")
+    if fn is not None:
+        return lambda state, seat, mask: fn(state, seat, mask)
+
+
+@overload(game_step)
+def _game_step(state, action):
+    fn = _resolve(state, "step")
+    if fn is not None:
+        return lambda state, action: fn(state, action)
+
+
+@overload(game_observe)
+def _game_observe(state, seat, out):
+    fn = _resolve(state, "observe")
+    if fn is not None:
+        return lambda state, seat, out: fn(state, seat, out)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option: its default, the values allowed, and what it does.
+
+    ``choices`` lists every allowed value; for a range give ``check`` instead, a function that
+    returns an error message for a bad value (or None) and ``describe`` for the error text.
+    """
+
+    default: Any
+    doc: str
+    choices: tuple | None = None
+    check: Callable[[Any], str | None] | None = None
+
+    def validate(self, name, value):
+        if self.choices is not None and not any(_same_value(value, c) for c in self.choices):
+            raise ValueError(f"{name}={value!r} is not valid; choose one of {list(self.choices)}")
+        if self.check is not None:
+            problem = self.check(value)
+            if problem:
+                raise ValueError(f"{name}={value!r} is not valid: {problem}")
+        return value
+
+
+def _same_value(a, b):
+    # `1 == True` in Python; an option that takes True/False must not take 1/0, nor the reverse.
+    try:
+        equal = bool(a == b)
+    except (TypeError, ValueError):
+        return False
+    return equal and isinstance(a, (bool, np.bool_)) == isinstance(b, (bool, np.bool_))
+
+
+def int_range(low, high):
+    """An Option check for an integer in [low, high]."""
+
+    def check(value):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            return f"expected an integer from {low} to {high}"
+        if not low <= value <= high:
+            return f"expected an integer from {low} to {high}"
+        return None
+
+    return check
+
+
+def _check_max_cycles(value):
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        return "expected None or a positive integer"
+    return None
+
+
+@dataclass
+class Game:
+    """Everything the adapters need to know about one game.
+
+    ``options`` are the game's own; every game also takes ``num_players`` (one of
+    ``player_counts``), ``max_cycles`` (truncate after that many decisions, None for never),
+    ``illegal_action`` ("raise" or "penalize") and, for the envs, ``render_mode``.
+    ``render`` is a module with ``ansi(state, config, viewer=None) -> str`` and
+    ``rgb(state, config) -> uint8 array (H, W, 3)``. ``action_name(action, config)`` names actions.
+    ``infos(state, config, seat)`` may add game facts to each seat's info dict.
+    """
+
+    env_id: str
+    engine: ModuleType
+    player_counts: tuple
+    default_players: int
+    layout: Any
+    num_actions: int
+    action_name: Callable[[int, dict], str]
+    render: Any
+    options: dict = field(default_factory=dict)
+    simultaneous: bool = False
+    default_max_cycles: int | None = 10_000
+    infos: Callable | None = None
+    description: str = ""
+
+    def __post_init__(self):
+        if engine_function(self.engine.STATE, "step") is None:
+            raise ValueError(f"{self.env_id}: engine.py must call register_engine(STATE, ...)")
+
+    def common_options(self):
+        return {
+            "num_players": Option(self.default_players, "number of seats", choices=tuple(self.player_counts)),
+            "max_cycles": Option(self.default_max_cycles, "truncate after this many decisions (None: never)",
+                                 check=_check_max_cycles),
+            "illegal_action": Option("raise", "raise IllegalActionError, or end the game with -1 for the offender",
+                                     choices=ILLEGAL_ACTION_MODES),
+        }
+
+    def all_options(self):
+        return {**self.common_options(), **self.options}
+
+    def validate(self, config):
+        """The full configuration (defaults filled in) or ValueError naming the valid values."""
+        known = self.all_options()
+        unknown = sorted(set(config) - set(known))
+        if unknown:
+            raise ValueError(f"{self.env_id}: unknown option(s) {unknown}; valid options are {sorted(known)}")
+        full = {name: option.default for name, option in known.items()}
+        for name, value in config.items():
+            full[name] = known[name].validate(name, value)
+        check = getattr(self.engine, "check_config", None)
+        if check is not None:
+            check(full)
+        return full
+
+    def make_config(self, config):
+        """The engine's config record (a length-1 array) for a validated configuration."""
+        record = self.engine.make_config(config)
+        if record.shape != (1,) or record.dtype != self.engine.CONFIG:
+            raise TypeError(f"{self.env_id}: make_config must return a length-1 CONFIG array")
+        return record

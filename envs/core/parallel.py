@@ -1,0 +1,92 @@
+"""The PettingZoo Parallel adapter for simultaneous games: every seat acts in every step.
+
+``step(actions)`` needs one legal action per live agent; the whole joint action is checked before
+anything is applied. The AEC form comes from PettingZoo's ``parallel_to_aec``.
+"""
+
+import numpy as np
+from pettingzoo import ParallelEnv
+from pettingzoo.utils.conversions import parallel_to_aec
+
+from . import kernels
+from .game import IllegalActionError
+from .table import Table
+
+
+class TabletopParallelEnv(Table, ParallelEnv):
+    def __init__(self, render_mode=None, **config):
+        self._setup(render_mode, config)
+        self.metadata = {
+            "name": self.game.env_id,
+            "render_modes": ["human", "ansi", "rgb_array"],
+            "render_fps": 2,
+            "is_parallelizable": True,
+        }
+        self._actions = np.zeros(self.num_players, np.int64)
+        self.agents = []
+
+    def __str__(self):
+        return self.game.env_id
+
+    def reset(self, seed=None, options=None):
+        self._reset_record(seed)
+        self.agents = self.possible_agents[:]
+        return self._observations(), self._infos()
+
+    def step(self, actions):
+        if not self.agents:
+            raise RuntimeError("step() after the game ended: call reset()")
+        if not isinstance(actions, dict):
+            raise IllegalActionError(f"actions must be a dict {{agent: action}}, got {type(actions).__name__}")
+        missing = [agent for agent in self.agents if agent not in actions]
+        unknown = [agent for agent in actions if agent not in self.agent_name_mapping]
+        if missing or unknown:
+            raise IllegalActionError(f"need one action for each of {self.agents}; missing {missing}, unknown {unknown}")
+        offenders = []
+        for agent in self.agents:
+            seat = self.agent_name_mapping[agent]
+            try:
+                self._actions[seat] = self._check_action(seat, actions[agent])
+            except IllegalActionError:
+                if self.config["illegal_action"] == "raise":
+                    raise
+                offenders.append(seat)
+        if offenders:
+            self._forfeit(offenders)
+        else:
+            kernels.step_one(self._states, self._actions)
+        agents = self.agents
+        rewards = {agent: float(self._reward[self.agent_name_mapping[agent]]) for agent in agents}
+        terminated = bool(self._terminal[0])
+        truncated = not terminated and self._truncated()
+        terminations = dict.fromkeys(agents, terminated)
+        truncations = dict.fromkeys(agents, truncated)
+        observations, infos = self._observations(), self._infos()
+        for seat in offenders:
+            infos[self.possible_agents[seat]]["illegal_action"] = True
+        if terminated or truncated:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def _observations(self):
+        return {agent: self.observe(agent) for agent in self.agents}
+
+    def _infos(self):
+        return {agent: self._game_infos(agent) for agent in self.agents}
+
+    def _after_set_state(self):
+        self.agents = [] if self._terminal[0] else self.possible_agents[:]
+
+
+def make_env_functions(env_class):
+    """PettingZoo's module functions for a Parallel env class: ``env``, ``raw_env``, ``parallel_env``."""
+
+    def parallel_env(**kwargs):
+        """The Parallel environment: every seat acts in every step."""
+        return env_class(**kwargs)
+
+    def raw_env(**kwargs):
+        """The AEC form (seats act one after another within a step; nothing applies until all have)."""
+        return parallel_to_aec(env_class(**kwargs))
+
+    return raw_env, raw_env, parallel_env

@@ -1,0 +1,185 @@
+"""What both PettingZoo adapters share: one game record, its config, seeding, views and checks.
+
+:class:`Table` is a mixin; :class:`envs.core.aec.TabletopAECEnv` and
+:class:`envs.core.parallel.TabletopParallelEnv` add the stepping protocol of their API.
+A subclass sets the class attribute ``game`` (a :class:`envs.core.game.Game`).
+"""
+
+import numbers
+import os
+
+import numpy as np
+from gymnasium import spaces
+
+from . import kernels
+from .game import RENDER_MODES, IllegalActionError
+from .rng import derive_seed
+from .state import new_states
+
+MAX_SEED = 2**64
+
+
+def agent_name(seat):
+    return f"player_{seat}"
+
+
+class Table:
+    game = None  # set by each game's env class
+
+    def _setup(self, render_mode, config):
+        game = self.game
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode={render_mode!r} is not valid; choose one of {[None, *RENDER_MODES]}")
+        self.render_mode = render_mode
+        self.config = game.validate(config)
+        self._config_record = game.make_config(self.config)
+        self._states = new_states(game.engine.STATE)
+        self._blank = new_states(game.engine.STATE)
+        self._mask_buf = np.zeros(game.num_actions, np.int8)
+        self.num_players = self.config["num_players"]
+        self.possible_agents = [agent_name(seat) for seat in range(self.num_players)]
+        self.agent_name_mapping = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        observation_space = spaces.Dict({
+            "observation": game.layout.space(),
+            "action_mask": spaces.Box(0, 1, (game.num_actions,), np.int8),
+        })
+        self.observation_spaces = {agent: observation_space for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(game.num_actions) for agent in self.possible_agents}
+        layout = game.layout
+        self.state_space = spaces.Box(np.tile(layout.low, self.num_players), np.tile(layout.high, self.num_players),
+                                      (layout.size * self.num_players,), np.float32)
+        self.render_viewer = None  # a seat: render only what that seat may know
+        self._seed_base = None
+        self._episode = 0
+        # Views into the record, read after every step without building a record object.
+        self._reward = self._states["reward"][0]
+        self._terminal = self._states["terminal"]
+        self._current = self._states["current_player"]
+        self._step_count = self._states["step_count"]
+
+    # ---- PettingZoo ---------------------------------------------------------------------
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    @property
+    def observation_layout(self):
+        """The named blocks of the observation vector (:class:`envs.core.layout.Layout`)."""
+        return self.game.layout
+
+    def observe(self, agent):
+        obs = np.empty(self.game.layout.size, np.float32)
+        mask = np.empty(self.game.num_actions, np.int8)
+        kernels.view_one(self._states, self.agent_name_mapping[agent], obs, mask)
+        return {"observation": obs, "action_mask": mask}
+
+    def state(self):
+        """Every seat's observation side by side (what all seats together know; no deck order)."""
+        out = np.empty(self.state_space.shape[0], np.float32)
+        kernels.observe_all(self._states, out)
+        return out
+
+    def render(self):
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'rgb_array'")
+            return None
+        state = self._states[0]
+        if self.render_mode == "rgb_array":
+            return self.game.render.rgb(state, self.config)
+        text = self.game.render.ansi(state, self.config, viewer=self.render_viewer)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        pass
+
+    # ---- our additions ------------------------------------------------------------------
+
+    def action_to_str(self, action):
+        """The human-readable name of ``action``."""
+        return self.game.action_name(int(action), self.config)
+
+    def legal_actions(self, agent=None):
+        """The legal actions of ``agent`` (default: the one to act) as a list of ints."""
+        if agent is None:
+            if self.game.simultaneous:
+                raise ValueError("every seat acts at once in this game: name the agent")
+            seat = int(self._current[0])
+        else:
+            seat = self.agent_name_mapping[agent]
+        kernels.mask_one(self._states, seat, self._mask_buf)
+        return np.flatnonzero(self._mask_buf).tolist()
+
+    def get_state(self):
+        """A copy of the whole game record (a length-1 structured array; ``np.save`` it)."""
+        return self._states.copy()
+
+    def set_state(self, record):
+        """Continue from a record made by :meth:`get_state` (or ``np.load`` of one)."""
+        record = np.asarray(record)
+        if record.dtype != self.game.engine.STATE or record.shape not in ((1,), ()):
+            raise ValueError(f"set_state expects a record of {self.game.env_id}'s STATE dtype from get_state(), "
+                             f"got dtype {record.dtype} shape {record.shape}")
+        if int(record.reshape(1)["num_players"][0]) != self.num_players:
+            raise ValueError(f"the record is a {int(record.reshape(1)['num_players'][0])}-player game; "
+                             f"this env has {self.num_players} players")
+        self._states[:] = record.reshape(1)
+        self._after_set_state()
+
+    def _next_seed(self, seed):
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= seed < MAX_SEED:
+                raise ValueError(f"seed must be an integer in [0, 2**64), got {seed!r}")
+            self._seed_base, self._episode = int(seed), 0
+            return int(seed)
+        if self._seed_base is None:
+            self._seed_base = int.from_bytes(os.urandom(8), "little") >> 1
+            return self._seed_base
+        self._episode += 1
+        return int(derive_seed(self._seed_base, 0, self._episode))
+
+    def _reset_record(self, seed):
+        kernels.reset_one(self._states, self._blank, self._config_record, self._next_seed(seed))
+
+    def _check_action(self, seat, action):
+        """``action`` as an int if ``seat`` may take it now; IllegalActionError otherwise."""
+        if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+            action = action.item()
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, numbers.Integral):
+            raise IllegalActionError(f"{agent_name(seat)}: an action is an integer in [0, {self.game.num_actions}), "
+                                     f"got {action!r} of type {type(action).__name__}")
+        action = int(action)
+        kernels.mask_one(self._states, seat, self._mask_buf)
+        if not 0 <= action < self.game.num_actions or not self._mask_buf[action]:
+            legal = np.flatnonzero(self._mask_buf)
+            shown = ", ".join(f"{a} ({self.action_to_str(a)})" for a in legal[:40])
+            more = f" and {len(legal) - 40} more" if len(legal) > 40 else ""
+            what = (f"{action} ({self.action_to_str(action)})" if 0 <= action < self.game.num_actions
+                    else f"{action} (out of range [0, {self.game.num_actions}))")
+            raise IllegalActionError(f"{agent_name(seat)} cannot take action {what} now; "
+                                     f"legal: {shown or 'none'}{more}")
+        return action
+
+    def _forfeit(self, seats):
+        """End the game: -1 for each offending seat, 0 for the others (illegal_action='penalize')."""
+        record = self._states
+        record["reward"][0, :] = 0.0
+        record["reward"][0, list(seats)] = -1.0
+        record["terminal"][0] = 1
+        record["current_player"][0] = -1
+
+    def _truncated(self):
+        max_cycles = self.config["max_cycles"]
+        return max_cycles is not None and self._step_count[0] >= max_cycles
+
+    def _game_infos(self, agent):
+        if self.game.infos is None:
+            return {}
+        return self.game.infos(self._states[0], self.config, self.agent_name_mapping[agent])

@@ -1,0 +1,131 @@
+"""``VectorGame``: a batch of games stepped in one numba ``prange`` call.
+
+::
+
+    vg = VectorGame("teufel_teufel_v0", num_envs=4096, seed=0, num_players=4)
+    obs, mask, player = vg.reset()
+    while ...:
+        actions = pick(obs, mask)                      # one action per game
+        obs, mask, rewards, terminated, player = vg.step(actions)
+
+Turn-based games: ``obs`` (B, obs_size) and ``mask`` (B, num_actions) are those of the seat to act
+(``player``, (B,)); ``actions`` is (B,). Simultaneous games carry a seat axis after the batch
+axis: ``obs`` (B, P, obs_size), ``mask`` (B, P, num_actions), ``actions`` (B, P).
+``rewards`` is (B, P) for every seat. A game that ends is reset at once: the returned ``obs`` is
+the first of its next episode, while ``rewards`` and ``terminated`` belong to the step that ended
+it; ``truncated`` (an attribute, (B,)) marks games cut off by ``max_cycles``.
+
+Episode ``k`` of game ``i`` starts from seed :meth:`episode_seed` ``(i, k)``; a single env reset
+with that seed and given the same actions follows the identical trajectory.
+"""
+
+import numpy as np
+
+from . import kernels
+from .game import Game, IllegalActionError
+from .rng import RNG, derive_seed, seed_rng
+from .state import new_states
+
+
+def _registered_game(env_id):
+    from envs import game_of  # the registry; imported late to keep envs.core free of it
+
+    return game_of(env_id)
+
+
+class VectorGame:
+    def __init__(self, env_id, num_envs, seed=0, **config):
+        """``env_id`` is a registered id (or a :class:`envs.core.Game`); ``config`` as for ``envs.make``."""
+
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
+            raise ValueError(f"seed must be an integer in [0, 2**64), got {seed!r}")
+        self.game = game = env_id if isinstance(env_id, Game) else _registered_game(env_id)
+        self.env_id = game.env_id
+        self.config = game.validate(config)
+        self.num_envs = int(num_envs)
+        self.num_players = self.config["num_players"]
+        self.seed = int(seed)
+        self._config_record = game.make_config(self.config)
+        self._states = new_states(game.engine.STATE, self.num_envs)
+        self._blank = new_states(game.engine.STATE)
+        self._episodes = np.zeros(self.num_envs, np.int64)
+        self._max_cycles = self.config["max_cycles"] or 0
+        self._actor_rngs = np.zeros(self.num_envs, RNG)
+        self._actor_rngs["stream"] = np.arange(self.num_envs)
+        for i in range(self.num_envs):  # the action stream of game i, apart from its episode seeds
+            seed_rng(self._actor_rngs[i], derive_seed(self.seed, i, 2**62))
+        seats = (self.num_players,) if game.simultaneous else ()
+        self.obs = np.zeros((self.num_envs, *seats, game.layout.size), np.float32)
+        self.action_mask = np.zeros((self.num_envs, *seats, game.num_actions), np.int8)
+        self.rewards = np.zeros((self.num_envs, self.num_players), np.float32)
+        self.terminated = np.zeros(self.num_envs, np.bool_)
+        self.truncated = np.zeros(self.num_envs, np.bool_)
+        self.current_player = np.full(self.num_envs, -1, np.int8)
+        self._action_shape = (self.num_envs, *seats)
+        self._has_reset = False
+
+    def episode_seed(self, index, episode):
+        """The seed game ``index`` starts its ``episode``-th episode (from 0) with."""
+        return int(derive_seed(self.seed, index, episode))
+
+    def _common(self):
+        return self._blank, self._config_record, self.seed, self._episodes
+
+    def reset(self):
+        """Restart every game from episode 0; returns ``(obs, action_mask, current_player)``."""
+        self._episodes[:] = 0
+        self._has_reset = True
+        if self.game.simultaneous:
+            kernels.reset_batch_joint(self._states, *self._common(), self.obs, self.action_mask)
+        else:
+            kernels.reset_batch(self._states, *self._common(), self.obs, self.action_mask, self.current_player)
+        return self.obs, self.action_mask, self.current_player
+
+    def step(self, actions):
+        """One decision in every game; returns ``(obs, action_mask, rewards, terminated, current_player)``.
+
+        Raises ``IllegalActionError`` (and changes nothing) if any action is not legal.
+        """
+        if not self._has_reset:
+            raise RuntimeError("call reset() before step()")
+        actions = self._checked(actions)
+        step = kernels.step_batch_joint if self.game.simultaneous else kernels.step_batch
+        extra = () if self.game.simultaneous else (self.current_player,)
+        step(self._states, actions, *self._common(), self._max_cycles, self.obs, self.action_mask,
+             self.rewards, self.terminated, self.truncated, *extra)
+        return self.obs, self.action_mask, self.rewards, self.terminated, self.current_player
+
+    def random_steps(self, num_steps, observe=True):
+        """``num_steps`` uniformly random legal decisions in every game, all inside numba.
+
+        Games that end are reset as in :meth:`step`. With ``observe`` the observation of the seat
+        to act is computed after every decision, as an agent would need it. Returns the number of
+        decisions made (for a simultaneous game: joint steps).
+        """
+        if not self._has_reset:
+            raise RuntimeError("call reset() before random_steps()")
+        run = kernels.random_steps_batch_joint if self.game.simultaneous else kernels.random_steps_batch
+        return int(run(self._states, self._actor_rngs, int(num_steps), *self._common(), self._max_cycles,
+                       self.obs, self.action_mask, bool(observe)))
+
+    def get_state(self):
+        """A copy of every game's record."""
+        return self._states.copy()
+
+    def _checked(self, actions):
+        actions = np.asarray(actions)
+        if actions.shape != self._action_shape or not np.issubdtype(actions.dtype, np.integer):
+            raise IllegalActionError(f"actions must be an integer array of shape {self._action_shape}, "
+                                     f"got {actions.dtype} {actions.shape}")
+        actions = actions.astype(np.int64)
+        in_range = (actions >= 0) & (actions < self.game.num_actions)
+        clipped = np.where(in_range, actions, 0)
+        legal = in_range & (np.take_along_axis(self.action_mask, clipped[..., None], axis=-1)[..., 0] != 0)
+        if not legal.all():
+            where = np.argwhere(~legal)[0]
+            bad = int(actions[tuple(where)])
+            raise IllegalActionError(f"action {bad} is not legal in game {tuple(int(w) for w in where)}; "
+                                     f"legal there: {np.flatnonzero(self.action_mask[tuple(where)]).tolist()}")
+        return actions

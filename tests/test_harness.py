@@ -1,0 +1,382 @@
+"""The checks every environment gets by registering: PettingZoo's own test suite, determinism
+(single env against VectorGame), save/load, bad input, truncation, and plain-Python equivalence.
+
+Parametrised over every registered env id at each supported player count, plus the two toy
+games of ``envs.testing`` that prove the shared machinery on its own.
+
+PettingZoo's ``max_cycles_test`` samples actions without their masks and assumes every agent
+acts once per cycle; neither holds for masked turn-based games (PettingZoo's own classic games
+are not run through it either). ``test_max_cycles_truncates`` checks the same contract with
+legal actions: exactly ``max_cycles`` decisions, then every agent truncated, each stepping
+``None`` once.
+"""
+
+import io
+import json
+import os
+import subprocess
+import sys
+import types
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
+
+import envs
+from envs.core.aec import make_env_functions as aec_functions
+from envs.core.game import IllegalActionError
+from envs.core.parallel import make_env_functions as parallel_functions
+from envs.core.vector import VectorGame
+from envs.testing import toy_games
+from envs.testing.play import play_aec, play_parallel, random_action
+
+
+def _toy(env_class):
+    functions = aec_functions if env_class.game.simultaneous is False else parallel_functions
+    env, raw_env, parallel_env = functions(env_class)
+    return types.SimpleNamespace(env=env, raw_env=raw_env, parallel_env=parallel_env, GAME=env_class.game)
+
+
+MODULES = {env_id: getattr(envs, env_id) for env_id in envs.ENV_IDS}
+MODULES["race_v0"] = _toy(toy_games.RaceEnv)
+MODULES["tally_v0"] = _toy(toy_games.TallyEnv)
+
+CASES = [pytest.param(env_id, n, id=f"{env_id}-{n}p")
+         for env_id, module in MODULES.items() for n in module.GAME.player_counts]
+
+
+def make(env_id, n, **config):
+    return MODULES[env_id].env(num_players=n, **config)
+
+
+def make_parallel(env_id, n, **config):
+    return MODULES[env_id].parallel_env(num_players=n, **config)
+
+
+def simultaneous(env_id):
+    return MODULES[env_id].GAME.simultaneous
+
+
+# ---- PettingZoo's own suite ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("env_id,n", CASES)
+def test_pettingzoo_api(env_id, n):
+    api_test(make(env_id, n), num_cycles=300)
+
+
+@pytest.mark.parametrize("env_id,n", CASES)
+def test_pettingzoo_parallel_api(env_id, n):
+    parallel_api_test(make_parallel(env_id, n), num_cycles=300)
+
+
+@pytest.mark.parametrize("env_id,n", CASES)
+def test_pettingzoo_seed(env_id, n):
+    seed_test(lambda: make(env_id, n), num_cycles=100)
+
+
+@pytest.mark.parametrize("env_id,n", CASES)
+def test_pettingzoo_render(env_id, n):
+    render_test(lambda render_mode=None: make(env_id, n, render_mode=render_mode))
+
+
+# ---- truncation ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("env_id,n", CASES)
+def test_max_cycles_truncates(env_id, n):
+    max_cycles, rng = 4, np.random.default_rng(0)
+    env = make_parallel(env_id, n, max_cycles=max_cycles)
+    observations, _ = env.reset(seed=0)
+    steps = 0
+    while env.agents:
+        actions = {a: random_action(observations[a], rng) if observations[a]["action_mask"].any() else 0
+                   for a in env.agents}
+        observations, _, terminations, truncations, _ = env.step(actions)
+        steps += 1
+        assert steps <= max_cycles
+    assert steps == max_cycles and all(truncations.values()) and not any(terminations.values())
+
+    env = make(env_id, n, max_cycles=max_cycles)
+    env.reset(seed=0)
+    decisions, dead_steps = 0, []
+    for agent in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            assert truncated and not terminated
+            dead_steps.append(agent)
+            env.step(None)
+        else:
+            env.step(random_action(observation, rng))
+            decisions += 1
+    # In the AEC form of a simultaneous game every seat decides once per parallel step.
+    assert decisions == max_cycles * (n if simultaneous(env_id) else 1)
+    assert sorted(dead_steps) == sorted(env.possible_agents)
+
+
+# ---- determinism, batches, save/load ----------------------------------------------------
+
+
+def _single_trajectory(env_id, n, seed, actions):
+    """Replay ``actions`` in a single env reset with ``seed``; the observations after each."""
+    if simultaneous(env_id):
+        env = make_parallel(env_id, n)
+        env.reset(seed=seed)
+        seen = []
+        for joint in actions:
+            observations, *_ = env.step({agent: int(a) for agent, a in zip(env.possible_agents, joint)})
+            if not env.agents:
+                break
+            seen.append(np.stack([observations[agent]["observation"] for agent in env.possible_agents]))
+        return seen
+    env = make(env_id, n)
+    env.reset(seed=seed)
+    seen = []
+    for action in actions:
+        env.step(int(action))
+        if any(env.terminations.values()) or any(env.truncations.values()):
+            break
+        seen.append(env.observe(env.agent_selection)["observation"])
+    return seen
+
+
+@pytest.mark.parametrize("env_id,n", CASES)
+def test_vector_matches_single_env(env_id, n):
+    batch, steps, rng = 3, 60, np.random.default_rng(1)
+    vg = VectorGame(MODULES[env_id].GAME, batch, seed=7, num_players=n)
+    obs, mask, _ = vg.reset()
+    first_obs = obs.copy()
+    actions, observed, ended = [], [], np.zeros(batch, bool)
+    for _ in range(steps):
+        legal = mask.reshape(-1, mask.shape[-1])
+        chosen = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in legal]).reshape(mask.shape[:-1])
+        obs, mask, _, terminated, _ = vg.step(chosen)
+        ended |= terminated | vg.truncated
+        actions.append(chosen.copy())
+        observed.append(np.where(ended.reshape((-1,) + (1,) * (obs.ndim - 1)), np.nan, obs))
+    for i in range(batch):
+        single_env = make_parallel(env_id, n) if simultaneous(env_id) else make(env_id, n)
+        single_env.reset(seed=vg.episode_seed(i, 0))
+        if simultaneous(env_id):
+            start = np.stack([single_env.observe(a)["observation"] for a in single_env.possible_agents])
+        else:
+            start = single_env.observe(single_env.agent_selection)["observation"]
+        np.testing.assert_array_equal(start, first_obs[i])
+        replay = _single_trajectory(env_id, n, vg.episode_seed(i, 0), [a[i] for a in actions])
+        for t, single_obs in enumerate(replay):
+            if not np.isnan(observed[t][i]).any():
+                np.testing.assert_array_equal(single_obs, observed[t][i], err_msg=f"game {i} step {t}")
+
+
+@pytest.mark.parametrize("env_id,n", CASES)
+def test_vector_random_steps_and_auto_reset(env_id, n):
+    vg = VectorGame(MODULES[env_id].GAME, 8, seed=3, num_players=n)
+    vg.reset()
+    decisions = vg.random_steps(200)
+    assert decisions == 8 * 200
+    masks = vg.action_mask.reshape(-1, vg.action_mask.shape[-1])
+    if simultaneous(env_id):
+        assert masks.any(axis=1).all(), "every seat of every running game can act"
+    else:
+        assert (vg.current_player >= 0).all() and masks.any(axis=1).all()
+    if vg._max_cycles:
+        assert (vg.get_state()["step_count"] < vg._max_cycles).all(), "truncated games were reset"
+    assert not vg.get_state()["terminal"].any(), "ended games were reset"
+
+
+@pytest.mark.parametrize("env_id,n", CASES)
+def test_vector_rejects_illegal_actions_and_changes_nothing(env_id, n):
+    vg = VectorGame(MODULES[env_id].GAME, 4, seed=5, num_players=n)
+    obs, mask, _ = vg.reset()
+    before = vg.get_state()
+    bad = np.full(mask.shape[:-1], vg.game.num_actions, np.int64)
+    with pytest.raises(IllegalActionError):
+        vg.step(bad)
+    with pytest.raises(IllegalActionError):
+        vg.step(np.zeros(3, np.int64))
+    assert vg.get_state().tobytes() == before.tobytes()
+
+
+@pytest.mark.parametrize("env_id,n", CASES)
+def test_state_save_load_round_trip(env_id, n):
+    rng = np.random.default_rng(2)
+    env = make_parallel(env_id, n) if simultaneous(env_id) else make(env_id, n)
+    env.reset(seed=11)
+    step = _random_stepper(env, rng)
+    for _ in range(25):
+        if not step():
+            break
+    buffer = io.BytesIO()
+    np.save(buffer, env.get_state(), allow_pickle=False)
+    buffer.seek(0)
+    record = np.load(buffer, allow_pickle=False)
+    other = make_parallel(env_id, n) if simultaneous(env_id) else make(env_id, n)
+    other.reset(seed=999)
+    other.set_state(record)
+    for agent in env.possible_agents:
+        np.testing.assert_array_equal(env.observe(agent)["observation"], other.observe(agent)["observation"])
+        np.testing.assert_array_equal(env.observe(agent)["action_mask"], other.observe(agent)["action_mask"])
+    assert env.get_state().tobytes() == other.get_state().tobytes()
+    with pytest.raises(ValueError):
+        other.set_state(np.zeros(3))
+
+
+def _random_stepper(env, rng):
+    """A function that makes one random legal decision in ``env``; False once the game is over."""
+    if hasattr(env, "agent_selection"):
+        def step():
+            if any(env.terminations.values()) or any(env.truncations.values()):
+                return False
+            env.step(random_action(env.observe(env.agent_selection), rng))
+            return True
+    else:
+        def step():
+            if not env.agents:
+                return False
+            env.step({a: random_action(env.observe(a), rng) for a in env.agents})
+            return True
+    return step
+
+
+# ---- bad input ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("env_id,n", CASES)
+def test_illegal_action_raises_and_changes_nothing(env_id, n):
+    if simultaneous(env_id):
+        env = make_parallel(env_id, n)
+        env.reset(seed=0)
+        before = env.get_state()
+        actions = {a: random_action(env.observe(a), np.random.default_rng(0)) for a in env.agents}
+        for bad in (env.game.num_actions, -1, 1.5, "x"):
+            with pytest.raises(IllegalActionError):
+                env.step({**actions, env.agents[0]: bad})
+        with pytest.raises(IllegalActionError):
+            env.step({env.agents[0]: actions[env.agents[0]]})
+        assert env.get_state().tobytes() == before.tobytes()
+        return
+    env = make(env_id, n)
+    env.reset(seed=0)
+    before = env.get_state()
+    illegal = [a for a in range(env.unwrapped.game.num_actions) if a not in env.legal_actions()]
+    for bad in ([illegal[0]] if illegal else []) + [env.unwrapped.game.num_actions, -1, 1.5, "x", None, True]:
+        with pytest.raises(IllegalActionError) as error:
+            env.step(bad)
+        assert env.agent_selection in str(error.value)
+    assert env.get_state().tobytes() == before.tobytes()
+
+
+@pytest.mark.parametrize("env_id,n", CASES)
+def test_illegal_action_penalize_ends_game(env_id, n):
+    if simultaneous(env_id):
+        env = make_parallel(env_id, n, illegal_action="penalize")
+        env.reset(seed=0)
+        rng = np.random.default_rng(0)
+        actions = {a: random_action(env.observe(a), rng) for a in env.agents}
+        offender = env.agents[0]
+        _, rewards, terminations, _, infos = env.step({**actions, offender: -1})
+        assert rewards[offender] == -1.0 and all(terminations.values()) and infos[offender]["illegal_action"]
+        assert all(rewards[a] == 0.0 for a in env.possible_agents if a != offender)
+        assert env.agents == []
+        return
+    env = make(env_id, n, illegal_action="penalize")
+    env.reset(seed=0)
+    offender = env.agent_selection
+    env.step(-1)
+    assert all(env.terminations.values())
+    assert env.rewards[offender] == -1.0
+    assert all(env.rewards[a] == 0.0 for a in env.possible_agents if a != offender)
+
+
+@pytest.mark.parametrize("env_id", list(MODULES))
+def test_bad_config_is_rejected_with_the_valid_choices(env_id):
+    module = MODULES[env_id]
+    with pytest.raises(ValueError, match="valid options"):
+        module.env(no_such_option=1)
+    with pytest.raises(ValueError, match="num_players"):
+        module.env(num_players=max(module.GAME.player_counts) + 1)
+    with pytest.raises(ValueError, match="illegal_action"):
+        module.env(illegal_action="ignore")
+    with pytest.raises(ValueError, match="render_mode"):
+        module.env(render_mode="video")
+    with pytest.raises(ValueError):
+        module.env(max_cycles=0)
+
+
+def test_registry_lists_ids_and_rejects_unknown_ones():
+    with pytest.raises(ValueError, match="valid ids"):
+        envs.make("no_such_game_v0")
+    with pytest.raises(AttributeError):
+        envs.no_such_game_v0  # noqa: B018
+    for env_id in envs.ENV_IDS:
+        assert envs.make(env_id).unwrapped.game.env_id == env_id
+        assert getattr(envs, env_id).GAME is envs.game_of(env_id)
+
+
+# ---- long random play ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("env_id,n", CASES)
+def test_random_games_finish_with_bounded_observations(env_id, n):
+    """Whole games under random play: every observation in its space, every seat to act has a
+    legal action, and the game ends (or hits its default max_cycles)."""
+    for seed in range(3):
+        if simultaneous(env_id):
+            env = make_parallel(env_id, n)
+            steps, _ = play_parallel(env, seed)
+        else:
+            env = make(env_id, n)
+            space = env.observation_space(env.possible_agents[0])
+
+            def check(env, agent, action):
+                assert space.contains(env.observe(env.agent_selection))
+
+            steps, _ = play_aec(env, seed, on_step=check)
+        assert steps >= 1
+
+
+# ---- the same code as plain Python ------------------------------------------------------
+
+_TRAJECTORY_SCRIPT = """
+import json, sys, hashlib, numpy as np
+sys.path.insert(0, {root!r})
+from tests.test_harness import MODULES, simultaneous
+from envs.testing.play import random_action
+env_id, n = {env_id!r}, {n}
+rng = np.random.default_rng(0)
+digest = hashlib.sha1()
+if simultaneous(env_id):
+    env = MODULES[env_id].parallel_env(num_players=n)
+    obs, _ = env.reset(seed=5)
+    for _ in range({steps}):
+        if not env.agents:
+            break
+        obs, rewards, *_ = env.step({{a: random_action(obs[a], rng) for a in env.agents}})
+        digest.update(env.get_state().tobytes())
+else:
+    env = MODULES[env_id].env(num_players=n)
+    env.reset(seed=5)
+    for _ in range({steps}):
+        if any(env.terminations.values()) or any(env.truncations.values()):
+            break
+        env.step(random_action(env.observe(env.agent_selection), rng))
+        digest.update(env.get_state().tobytes())
+        digest.update(env.observe(env.agent_selection)["observation"].tobytes())
+print(json.dumps(digest.hexdigest()))
+"""
+
+
+def _trajectory_digest(env_id, n, disable_jit):
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    script = _TRAJECTORY_SCRIPT.format(root=root, env_id=env_id, n=n, steps=150)
+    environment = {**os.environ, "NUMBA_DISABLE_JIT": "1" if disable_jit else "0"}
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=environment,
+                            timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("env_id", list(MODULES))
+def test_plain_python_runs_the_same_game(env_id):
+    n = MODULES[env_id].GAME.default_players
+    assert _trajectory_digest(env_id, n, disable_jit=True) == _trajectory_digest(env_id, n, disable_jit=False)
