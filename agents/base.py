@@ -1,0 +1,33 @@
+"""The agent protocol every player in agents/ follows.
+
+An agent sees exactly what its seat sees: the observation vector and the legal-action mask of
+the PettingZoo observation dict (plus the env's ``info`` for that seat). It never reads the
+game record. ``reset`` is called before each game with the seat it plays, the env id and the
+full config (so it can build the game's ``Layout`` views and know the player count).
+"""
+
+import numpy as np
+
+
+class Agent:
+    name = "agent"
+
+    def reset(self, seat, env_id, config):
+        self.seat, self.env_id, self.config = seat, env_id, config
+
+    def act(self, observation, action_mask, info=None):
+        """The action (an int whose mask entry is 1) to take."""
+        raise NotImplementedError
+
+
+class RandomAgent(Agent):
+    """Uniformly random over the legal actions."""
+
+    name = "random"
+
+    def __init__(self, seed=None):
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation, action_mask, info=None):
+        legal = np.flatnonzero(action_mask)
+        return int(legal[self.rng.integers(legal.size)])
