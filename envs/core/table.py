@@ -146,7 +146,7 @@ class Table:
         return int(derive_seed(self._seed_base, 0, self._episode))
 
     def _reset_record(self, seed):
-        kernels.reset_one(self._states, self._blank, self._config_record, self._next_seed(seed))
+        kernels.reset_one(self._states, self._blank, self._config_record, np.uint64(self._next_seed(seed)))
 
     def _check_action(self, seat, action):
         """``action`` as an int if ``seat`` may take it now; IllegalActionError otherwise."""

@@ -103,7 +103,7 @@ def test_same_seed_same_stream_and_the_state_is_the_record_field():
 @pytest.mark.parametrize("seed", [0, 1, 2**63, 2**64 - 1])
 def test_every_seed_gives_a_working_nonzero_state(seed):
     rec = np.zeros(1, RNG)
-    seed_rng(rec[0], seed)
+    seed_rng(rec[0], np.uint64(seed))
     assert rec["rng"][0] != 0
     assert len({randint(rec[0], 2**40) for _ in range(50)}) > 45
 
