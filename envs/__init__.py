@@ -26,9 +26,23 @@ _ENV_MODULE = re.compile(r"^[a-z0-9_]+_v\d+$")
 ENV_IDS = tuple(sorted(m.name for m in pkgutil.iter_modules(__path__) if _ENV_MODULE.match(m.name)))
 
 
+_REGISTERED = {}  # env id -> module, added at run time by register()
+
+
+def register(module):
+    """Register a game defined outside this package: ``module`` has ``env``, ``raw_env``,
+    ``parallel_env`` and ``GAME`` (an :class:`envs.core.Game`) like ``envs/<game>_v0.py``."""
+    env_id = module.GAME.env_id
+    if env_id in ENV_IDS:
+        raise ValueError(f"{env_id!r} is a built-in env id")
+    _REGISTERED[env_id] = module
+
+
 def _module(env_id):
+    if env_id in _REGISTERED:
+        return _REGISTERED[env_id]
     if env_id not in ENV_IDS:
-        raise ValueError(f"unknown env id {env_id!r}; valid ids are {list(ENV_IDS)}")
+        raise ValueError(f"unknown env id {env_id!r}; valid ids are {list(ENV_IDS) + list(_REGISTERED)}")
     return importlib.import_module(f"{__name__}.{env_id}")
 
 

@@ -16,30 +16,20 @@ import json
 import os
 import subprocess
 import sys
-import types
 
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 
 import envs
-from envs.core.aec import make_env_functions as aec_functions
 from envs.core.game import IllegalActionError
-from envs.core.parallel import make_env_functions as parallel_functions
 from envs.core.vector import VectorGame
 from envs.testing import toy_games
 from envs.testing.play import play_aec, play_parallel, random_action
 
 
-def _toy(env_class):
-    functions = aec_functions if env_class.game.simultaneous is False else parallel_functions
-    env, raw_env, parallel_env = functions(env_class)
-    return types.SimpleNamespace(env=env, raw_env=raw_env, parallel_env=parallel_env, GAME=env_class.game)
-
-
 MODULES = {env_id: getattr(envs, env_id) for env_id in envs.ENV_IDS}
-MODULES["race_v0"] = _toy(toy_games.RaceEnv)
-MODULES["tally_v0"] = _toy(toy_games.TallyEnv)
+MODULES.update(toy_games.register_toys())
 
 CASES = [pytest.param(env_id, n, id=f"{env_id}-{n}p")
          for env_id, module in MODULES.items() for n in module.GAME.player_counts]

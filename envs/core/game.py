@@ -79,12 +79,16 @@ def game_observe(state, seat, out):
     engine_function(state.dtype, "observe")(state, seat, out)
 
 
+def game_determinize(state, seat, seed):
+    engine_function(state.dtype, "determinize")(state, seat, seed)
+
+
 def _resolve(state_type, name):
     if not isinstance(state_type, types.Record):
         return None
     fn = engine_function(state_type.dtype, name)
     if fn is None:
-        raise TypeError(f"no engine registered for records {state_type}")
+        raise TypeError(f"no engine function {name!r} registered for records {state_type}")
     return fn
 
 
@@ -114,6 +118,13 @@ def _game_observe(state, seat, out):
     fn = _resolve(state, "observe")
     if fn is not None:
         return lambda state, seat, out: fn(state, seat, out)
+
+
+@overload(game_determinize)
+def _game_determinize(state, seat, seed):
+    fn = _resolve(state, "determinize")
+    if fn is not None:
+        return lambda state, seat, seed: fn(state, seat, seed)
 
 
 @dataclass(frozen=True)

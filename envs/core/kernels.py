@@ -9,7 +9,7 @@ which counts it in ``step_count`` (the adapters' and batches' truncation clock).
 import numpy as np
 from numba import njit, prange
 
-from .game import game_legal_mask, game_observe, game_reset, game_step
+from .game import game_determinize, game_legal_mask, game_observe, game_reset, game_step
 from .rng import choice, derive_seed, seed_rng
 
 
@@ -76,6 +76,51 @@ def observe_all(states, out):
     out[:] = 0.0
     for seat in range(state.num_players):
         game_observe(state, seat, out[seat * size : (seat + 1) * size])
+
+
+# ---- search (agents.ismcts) -------------------------------------------------------------
+
+
+@njit(cache=True)
+def determinize_one(states, seat, seed):
+    """Replace what ``seat`` cannot know by a consistent sample, with a fresh generator."""
+    game_determinize(states[0], seat, seed)
+
+
+@njit(cache=True)
+def random_playout(states, actor_rngs, num_actions, max_decisions, returns):
+    """Random legal decisions until the game ends (or ``max_decisions``); adds each seat's
+    rewards along the way into ``returns``. Returns the number of decisions made."""
+    state = states[0]
+    seats = returns.shape[0]
+    mask = np.zeros(num_actions, np.int8)
+    decisions = 0
+    while state.terminal == 0 and decisions < max_decisions:
+        fill_mask(state, state.current_player, mask)
+        apply_step(state, choice(actor_rngs[0], mask))
+        for seat in range(seats):
+            returns[seat] += state.reward[seat]
+        decisions += 1
+    return decisions
+
+
+@njit(cache=True)
+def random_playout_joint(states, actor_rngs, num_actions, max_decisions, returns):
+    """:func:`random_playout` for a simultaneous game (every seat picks at random each step)."""
+    state = states[0]
+    seats = returns.shape[0]
+    mask = np.zeros(num_actions, np.int8)
+    actions = np.zeros(seats, np.int64)
+    decisions = 0
+    while state.terminal == 0 and decisions < max_decisions:
+        for seat in range(seats):
+            fill_mask(state, seat, mask)
+            actions[seat] = choice(actor_rngs[0], mask)
+        apply_step(state, actions)
+        for seat in range(seats):
+            returns[seat] += state.reward[seat]
+        decisions += 1
+    return decisions
 
 
 # ---- batches (VectorGame) -----------------------------------------------------------------

@@ -16,7 +16,7 @@ from numba import njit
 from envs.core import Game, Layout, Option, config_dtype, int_range, register_engine, state_dtype
 from envs.core.aec import TabletopAECEnv
 from envs.core.parallel import TabletopParallelEnv
-from envs.core.rng import randint
+from envs.core.rng import randint, seed_rng
 
 # ---- race ---------------------------------------------------------------------------------
 
@@ -64,7 +64,17 @@ def race_observe(state, seat, out):
     out[_SECRET + state.secret[seat]] = 1.0
 
 
-register_engine(RACE_STATE, reset=race_reset, legal_mask=race_legal_mask, step=race_step, observe=race_observe)
+@njit(cache=True)
+def race_determinize(state, seat, seed):
+    # Only the other seats' secrets are hidden from `seat`.
+    seed_rng(state, seed)
+    for other in range(state.num_players):
+        if other != seat:
+            state.secret[other] = randint(state, 10)
+
+
+register_engine(RACE_STATE, reset=race_reset, legal_mask=race_legal_mask, step=race_step, observe=race_observe,
+                determinize=race_determinize)
 
 
 class _RaceEngine:
@@ -143,7 +153,13 @@ def tally_observe(state, seat, out):
     out[4 + seat] = 1.0
 
 
-register_engine(TALLY_STATE, reset=tally_reset, legal_mask=tally_legal_mask, step=tally_step, observe=tally_observe)
+@njit(cache=True)
+def tally_determinize(state, seat, seed):
+    seed_rng(state, seed)  # nothing is hidden; only the future randomness is replaced
+
+
+register_engine(TALLY_STATE, reset=tally_reset, legal_mask=tally_legal_mask, step=tally_step, observe=tally_observe,
+                determinize=tally_determinize)
 
 
 class _TallyEngine:
@@ -170,3 +186,25 @@ class RaceEnv(TabletopAECEnv):
 
 class TallyEnv(TabletopParallelEnv):
     game = TALLY
+
+
+def as_module(env_class):
+    """A PettingZoo-style module object for a toy env class (for ``envs.register``)."""
+    import types
+
+    from envs.core import aec, parallel
+
+    functions = parallel.make_env_functions if env_class.game.simultaneous else aec.make_env_functions
+    env, raw_env, parallel_env = functions(env_class)
+    return types.SimpleNamespace(env=env, raw_env=raw_env, parallel_env=parallel_env, GAME=env_class.game)
+
+
+def register_toys():
+    """Register race_v0 and tally_v0 with ``envs`` (idempotent); returns their modules."""
+    import envs
+
+    modules = {}
+    for env_class in (RaceEnv, TallyEnv):
+        modules[env_class.game.env_id] = module = as_module(env_class)
+        envs.register(module)
+    return modules
