@@ -1,0 +1,45 @@
+"""A trained MaskablePPO policy as an agent (``policy:<path>`` in agent specs)."""
+
+import pathlib
+
+import numpy as np
+
+from .base import Agent
+
+
+def load_model(path):
+    """Load a MaskablePPO checkpoint; a clear error if the file is missing or not a checkpoint."""
+    from sb3_contrib import MaskablePPO
+
+    path = pathlib.Path(path)
+    if not path.is_file():
+        raise ValueError(f"no checkpoint at {path}")
+    try:
+        return MaskablePPO.load(path, device="cpu")
+    except Exception as error:  # zip, pickle and torch errors all mean the same to the user
+        raise ValueError(f"{path} is not a readable MaskablePPO checkpoint: {error}") from error
+
+
+class PolicyAgent(Agent):
+    """Acts with a trained policy on the seat's observation vector and mask."""
+
+    name = "policy"
+
+    def __init__(self, model_or_path, deterministic=True):
+        self.model = load_model(model_or_path) if isinstance(model_or_path, (str, pathlib.Path)) else model_or_path
+        self.deterministic = deterministic
+
+    def reset(self, seat, env_id, config):
+        super().reset(seat, env_id, config)
+        expected = self.model.observation_space.shape
+        import envs
+
+        size = envs.game_of(env_id).layout.size
+        if expected != (size,):
+            raise ValueError(f"this policy was trained on observations of shape {expected}, "
+                             f"{env_id} gives ({size},)")
+
+    def act(self, observation, action_mask, info=None):
+        action, _ = self.model.predict(observation, action_masks=np.asarray(action_mask, bool),
+                                       deterministic=self.deterministic)
+        return int(action)

@@ -1,0 +1,136 @@
+"""Training machinery on the toy games: the learner's reward, checkpoints, a smoke run, evaluation."""
+
+import argparse
+
+import numpy as np
+import pytest
+
+import envs
+from agents.base import Agent
+from envs.testing.toy_games import register_toys
+from training import selfplay
+from training.evaluate import evaluate, lineup_for, seat_wins, wilson_interval, write_outputs
+from training.wrappers import LearnerSeatEnv, SharedPolicyEnv
+
+register_toys()
+
+
+class AlwaysFirst(Agent):
+    def act(self, observation, action_mask, info=None):
+        return int(np.flatnonzero(action_mask)[0])
+
+
+def test_learner_gets_its_own_reward_after_the_opponents_move():
+    """Race to 3 with two seats: whoever adds the last point wins. The learner's reward must be
+    its own seat's (+1 or -1), never the seat that moved last."""
+    for seed in range(20):
+        env = LearnerSeatEnv("race_v0", AlwaysFirst, config={"num_players": 2, "target": 3}, seed=seed)
+        obs, info = env.reset()
+        learner = info["learner_seat"]
+        total, done = 0.0, False
+        while not done:
+            obs, reward, terminated, truncated, _ = env.step(int(np.flatnonzero(env.action_masks())[-1]))
+            total += reward
+            done = terminated or truncated
+        record = env.env.get_state()[0]
+        assert total == record.reward[learner]
+        assert total in (1.0, -1.0)
+
+
+def test_learner_env_masks_match_the_learners_legal_actions():
+    env = LearnerSeatEnv("race_v0", AlwaysFirst, config={"num_players": 3, "target": 10}, seed=1)
+    env.reset()
+    seat = env.env.agent_selection
+    assert seat == env.learner
+    np.testing.assert_array_equal(env.action_masks(), env.env.observe(seat)["action_mask"].astype(bool))
+
+
+def test_shared_policy_env_collects_one_action_per_seat_then_steps():
+    env = SharedPolicyEnv("tally_v0", config={"num_players": 3, "rounds": 2}, seed=0)
+    env.reset()
+    rewards, steps, done = [], 0, False
+    while not done:
+        _, reward, terminated, truncated, _ = env.step(1)  # every seat adds 1: a three-way tie
+        rewards.append(reward)
+        steps += 1
+        done = terminated or truncated
+    assert steps == 6 and terminated
+    assert rewards == [0.0] * 6
+
+
+def _args(tmp_path, **overrides):
+    values = dict(env_id="race_v0", timesteps=1024, num_envs=1, seed=0, out=str(tmp_path / "run"), resume=None,
+                  players=None, snapshot_every=512, eval_every=512, eval_games=10, n_steps=256, batch_size=64,
+                  learning_rate=1e-3, gamma=0.99, ent_coef=0.01, config={"target": 10})
+    values.update(overrides)
+    return argparse.Namespace(**values)
+
+
+def test_selfplay_smoke_run_writes_checkpoints_snapshots_and_a_learning_curve(tmp_path):
+    model, history = selfplay.train(_args(tmp_path))
+    run = tmp_path / "run"
+    assert model.num_timesteps >= 1024
+    assert (run / "checkpoint.zip").is_file() and (run / "checkpoint_state.pt").is_file()
+    assert list((run / "pool").glob("snapshot_*.zip"))
+    assert (run / "learning_curve.png").is_file() and (run / "learning.csv").read_text().startswith("timesteps")
+    assert all(0.0 <= row["win_rate_vs_random"] <= 1.0 for row in history)
+    assert not list(run.glob("*.tmp*")), "checkpoints are renamed into place"
+
+
+def test_a_resumed_checkpoint_takes_the_same_next_action(tmp_path):
+    import torch
+
+    model, _ = selfplay.train(_args(tmp_path, timesteps=512))
+    env = envs.make("race_v0", target=10)
+    env.reset(seed=3)
+    observation = env.observe(env.agent_selection)
+    obs, masks = observation["observation"], observation["action_mask"].astype(bool)
+
+    def sample(policy, n=8):
+        return [int(policy.predict(obs, action_masks=masks)[0]) for _ in range(n)]
+
+    resumed, _ = selfplay.load_checkpoint(tmp_path / "run", selfplay.make_vec_env("race_v0", 1, tmp_path, 0, {}))
+    from_resumed = sample(resumed)  # load_checkpoint restored the generator saved with the model
+    torch.set_rng_state(torch.load(tmp_path / "run" / "checkpoint_state.pt", weights_only=False)["torch_rng"])
+    assert from_resumed == sample(model)
+    assert resumed.predict(obs, action_masks=masks, deterministic=True)[0] == \
+        model.predict(obs, action_masks=masks, deterministic=True)[0]
+
+
+def test_resume_continues_to_the_new_total(tmp_path):
+    selfplay.train(_args(tmp_path, timesteps=512))
+    model, history = selfplay.train(_args(tmp_path, timesteps=1024, resume=str(tmp_path / "run")))
+    assert model.num_timesteps >= 1024
+    assert [row["timesteps"] for row in history] == sorted(row["timesteps"] for row in history)
+
+
+def test_unreadable_training_state_is_a_clear_error(tmp_path):
+    selfplay.train(_args(tmp_path, timesteps=256, eval_every=256))
+    (tmp_path / "run" / "checkpoint_state.pt").write_bytes(b"garbage")
+    with pytest.raises(ValueError, match="not a readable training state"):
+        selfplay.load_checkpoint(tmp_path / "run", selfplay.make_vec_env("race_v0", 1, tmp_path, 0, {}))
+
+
+def test_wilson_interval_matches_the_textbook_values():
+    low, high = wilson_interval(50, 100)
+    assert round(low, 4) == 0.4038 and round(high, 4) == 0.5962
+    assert wilson_interval(0, 10)[0] == 0.0
+    assert wilson_interval(10, 10)[1] == 1.0
+
+
+def test_seats_rotate_and_winners_are_the_positive_maximum():
+    assert lineup_for(0, 3, 2) == [0, 1, 0] and lineup_for(1, 3, 2) == [1, 0, 1]
+    assert seat_wins([1, -1, -1]).tolist() == [True, False, False]
+    assert seat_wins([1, 1, -1]).tolist() == [True, True, False]  # a team win
+    assert seat_wins([0, 0]).tolist() == [False, False]  # a draw is nobody's win
+
+
+def test_evaluation_of_a_lineup_writes_csv_and_png(tmp_path):
+    results = evaluate("race_v0", ["random", "ismcts:40"], games=12, seed=0, progress=False)
+    assert [r["agent"] for r in results] == ["random", "ismcts:40"]
+    assert sum(r["seats_played"] for r in results) == 24
+    assert results[1]["win_rate"] > results[0]["win_rate"]
+    assert results[1]["rating"] > results[0]["rating"]
+    csv_path, png_path = write_outputs("race_v0", results, tmp_path)
+    assert csv_path.read_text().splitlines()[0].startswith("agent,seats_played,wins,win_rate")
+    assert png_path.stat().st_size > 1000
