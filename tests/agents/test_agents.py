@@ -114,3 +114,30 @@ def test_unreadable_checkpoint_is_a_clear_error(tmp_path):
     bad.write_bytes(b"this is not a zip file")
     with pytest.raises(ValueError, match="not a readable MaskablePPO checkpoint"):
         make_agent(f"policy:{bad}", "race_v0")
+
+
+def test_terminal_play_answers_bad_input_and_asks_again():
+    from agents.play import run
+
+    typed = iter(["hello", "7", "", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0"])
+    printed = []
+    returns = run("race_v0", seat=0, opponents=["random"], seed=0, num_players=2,
+                  input_fn=lambda prompt: next(typed), print_fn=printed.append)
+    text = "\n".join(printed)
+    assert "'hello' is not a number" in text
+    assert "7 is not a legal action now; choose one of [0, 1]" in text
+    assert "[  0] add 1" in text and "[  1] add 2" in text
+    assert sorted(returns.tolist()) == [-1.0, 1.0]
+    assert "final:" in printed[-1]
+
+
+def test_terminal_play_of_a_simultaneous_game():
+    from agents.play import run
+
+    typed = iter(["1", "1", "1", "1", "0", "0"])  # the fourth "1" is refused: the tally is full
+    printed = []
+    returns = run("tally_v0", seat=1, opponents=["random"], seed=0, num_players=2,
+                  input_fn=lambda prompt: next(typed), print_fn=printed.append)
+    assert "1 is not a legal action now; choose one of [0]" in "\n".join(printed)
+    assert next(typed, None) is None  # five moments, five accepted inputs
+    assert returns.shape == (2,)
