@@ -8,6 +8,8 @@ STAMP  := $(VENV)/.installed
 # pytest-xdist workers; the machines have 2 cores.
 JOBS   ?= 2
 
+BENCH_STAMP := $(VENV)/.installed-bench
+
 .PHONY: demo test bench install clean
 
 $(STAMP): pyproject.toml Makefile
@@ -24,7 +26,12 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest -n $(JOBS) tests
 
-bench: $(STAMP)
+# The peers (OpenSpiel, PettingZoo classic card games, Pgx on jax) are installed only for benchmarks.
+$(BENCH_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet $(TORCH) -e ".[train,dev,bench]"
+	touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP)
 	$(PY) -m benchmarks.run_all --quick
 
 clean:
