@@ -1,0 +1,174 @@
+"""Secret Hitler: hidden-role social deduction for 5-10 players (``secret_hitler_v0``).
+
+| | |
+|---|---|
+| Import | ``from envs import secret_hitler_v0`` |
+| API | AEC (turn-based); Parallel through ``secret_hitler_v0.parallel_env()`` |
+| Agents | ``player_0`` ... ``player_{n-1}``, n = 5..10 (default 7) |
+| Actions | ``Discrete(36)``, masked |
+| Observations | ``{"observation": Box(0, 17, (989,), float32), "action_mask": Box(0, 1, (36,), int8)}`` |
+
+The liberals (the majority) win by enacting 5 liberal policies or executing Hitler; the fascists
+win by enacting 6 fascist policies or electing Hitler chancellor once 3 fascist policies are
+enacted. Fascists know each other and Hitler; Hitler knows the fascist in 5-6 player games and
+nobody in 7-10 (option ``hitler_knows_fascists``). Each round a president nominates a chancellor,
+every living player votes, and an elected government enacts one of three policies drawn by the
+president (the president discards one, the chancellor one). Fascist policies give the president
+powers (investigate, special election, policy peek, execution) by player count. Every rule and
+every decision taken where the rulebook is silent: ``docs/rules/secret_hitler.md``.
+
+Seats act one at a time. Voting is simultaneous at the table: here the living seats vote one
+after another (the president first, then to its left), but no ballot appears in any observation
+until every living player has voted; then all ballots are public, in the history.
+
+Talk is structured as **claims** (option ``claims``, default on): after each legislative session
+the president, then the chancellor, claims how many fascist policies it saw (3 drawn / 2 received)
+or makes no claim; after an investigation the president claims the party it saw; after a peek,
+how many of the 3 were fascist. Claims may be lies; they are public and enter the history.
+
+## Actions
+
+| action | meaning | phase |
+|---|---|---|
+| 0-9 | nominate player k as chancellor | nomination (president) |
+| 10, 11 | vote ja, vote nein | election (each living player) |
+| 12, 13 | president discards a liberal / fascist policy | president legislates |
+| 14, 15 | chancellor discards a liberal / fascist policy (the other is enacted) | chancellor legislates |
+| 16 | chancellor proposes a veto (5 fascist policies enacted) | chancellor legislates |
+| 17, 18 | president consents to / refuses the veto | veto |
+| 19-28 | player k: investigate / call special election / execute | the power's phase (president) |
+| 29-32 | claim k = 0..3 fascist policies seen | president claim (0..3), chancellor claim (0..2), peek claim (0..3) |
+| 33, 34 | claim the investigated player is liberal / fascist | investigation claim |
+| 35 | no claim | every claim phase |
+
+## Observation
+
+A seat sees its own role, what that role reveals, its private results (investigations, the
+policies it holds, drew, passed or peeked), the public table and the last 10 elections, most
+recent first. It never sees others' roles beyond that, others' cards, the deck order or a
+ballot before the vote is complete. Unused seats (fewer than 10 players) are zero.
+
+| block | offset | shape | range | meaning |
+|---|---|---|---|---|
+| `seat` | 0 | (10,) | 0..1 | one-hot: this seat |
+| `in_game` | 10 | (10,) | 0..1 | seats taking part (num_players) |
+| `role` | 20 | (3,) | 0..1 | own role: liberal, fascist, Hitler |
+| `party` | 23 | (2,) | 0..1 | own party membership: liberal, fascist (Hitler is fascist) |
+| `known_roles` | 25 | (10, 3) | 0..1 | roles this seat knows (own; fascists and an informed Hitler: all) |
+| `investigation` | 55 | (10, 2) | 0..1 | party memberships this seat saw by investigating |
+| `liberal_track` | 75 | (6,) | 0..1 | one-hot: liberal policies enacted 0..5 |
+| `fascist_track` | 81 | (7,) | 0..1 | one-hot: fascist policies enacted 0..6 |
+| `tracker` | 88 | (3,) | 0..1 | one-hot: election tracker 0..2 |
+| `deck_size` | 91 | (1,) | 0..17 | policies in the draw pile |
+| `discard_size` | 92 | (1,) | 0..17 | policies in the discard pile |
+| `alive` | 93 | (10,) | 0..1 | living players |
+| `not_hitler` | 103 | (10,) | 0..1 | public: proven not Hitler (executed, or elected chancellor after 3 fascist) |
+| `investigated` | 113 | (10,) | 0..1 | public: already investigated (cannot be again) |
+| `president` | 123 | (10,) | 0..1 | one-hot: the president |
+| `nominee` | 133 | (10,) | 0..1 | one-hot: the nominated chancellor |
+| `chancellor` | 143 | (10,) | 0..1 | one-hot: the elected chancellor (during its session and powers) |
+| `next_president` | 153 | (10,) | 0..1 | one-hot: who is president after this government |
+| `term_limited` | 163 | (10,) | 0..1 | living players who may not be nominated chancellor now |
+| `veto_unlocked` | 173 | (1,) | 0..1 | 5 fascist policies are enacted: the veto power exists |
+| `phase` | 174 | (13,) | 0..1 | one-hot: the phase |
+| `to_act` | 187 | (10,) | 0..1 | one-hot: the seat to act |
+| `hand` | 197 | (2,) | 0..3 | liberal, fascist policies this seat holds now |
+| `drawn` | 199 | (2,) | 0..3 | liberal, fascist among the 3 policies this seat drew as president in the last session |
+| `passed` | 201 | (2,) | 0..2 | liberal, fascist passed to the chancellor in the last session (its president and chancellor) |
+| `peek` | 203 | (3, 2) | 0..1 | policies this seat peeked that are still on top of the deck, next first |
+| `hist_valid` | 209 | (10,) | 0..1 | history row i is the (i+1)-th most recent election |
+| `hist_president` | 219 | (10, 10) | 0..1 | its president |
+| `hist_nominee` | 319 | (10, 10) | 0..1 | its nominee |
+| `hist_ja` | 419 | (10, 10) | 0..1 | who voted ja (once every living player has voted) |
+| `hist_nein` | 519 | (10, 10) | 0..1 | who voted nein |
+| `hist_elected` | 619 | (10,) | 0..1 | the government was elected |
+| `hist_policy` | 629 | (10, 2) | 0..1 | policy enacted then: liberal, fascist |
+| `hist_chaos` | 649 | (10,) | 0..1 | that policy was the top card (third failed election in a row) |
+| `hist_veto` | 659 | (10, 2) | 0..1 | veto: accepted, refused |
+| `hist_president_claim` | 679 | (10, 5) | 0..1 | president's claim: 0..3 fascists drawn, no claim |
+| `hist_chancellor_claim` | 729 | (10, 4) | 0..1 | chancellor's claim: 0..2 fascists received, no claim |
+| `hist_power` | 769 | (10, 4) | 0..1 | power used: investigate, special election, peek, execution |
+| `hist_target` | 809 | (10, 10) | 0..1 | its target |
+| `hist_investigation_claim` | 909 | (10, 3) | 0..1 | president's claim of the investigation: liberal, fascist, no claim |
+| `hist_peek_claim` | 939 | (10, 5) | 0..1 | president's claim of the peek: 0..3 fascists, no claim |
+
+Read it by name with ``env.observation_layout.views(obs["observation"])``.
+
+## Rewards
+
+At the end, +1 to every member of the winning team (dead or alive), -1 to every loser; 0 on
+every other step. ``info`` is empty.
+
+## Options
+
+| option | default | values |
+|---|---|---|
+| ``num_players`` | 7 | 5..10 |
+| ``claims`` | True | True: the claim phases are played; False: no claims |
+| ``hitler_knows_fascists`` | "auto" | "auto" (5-6 players: yes, 7-10: no), True, False |
+| ``max_cycles`` | 10000 | truncate after that many decisions (None: never); a game takes at most ~600 |
+| ``illegal_action`` | "raise" | "raise", "penalize" |
+| ``render_mode`` | None | "human", "ansi", "rgb_array" |
+"""
+
+from envs.core import Game, Option
+from envs.core.aec import TabletopAECEnv, make_env_functions
+
+from . import engine, render
+
+_POLICY = ("liberal", "fascist")
+
+
+def action_name(action, config=None):
+    """The readable name of ``action`` (the same in every phase)."""
+    if not 0 <= action < engine.NUM_ACTIONS:
+        return f"invalid action {action}"
+    if action < engine.VOTE_JA:
+        return f"nominate player_{action - engine.NOMINATE} as chancellor"
+    if action in (engine.VOTE_JA, engine.VOTE_NEIN):
+        return "vote ja" if action == engine.VOTE_JA else "vote nein"
+    if action < engine.CHANCELLOR_DISCARD:
+        return f"president discards a {_POLICY[action - engine.PRESIDENT_DISCARD]} policy"
+    if action < engine.PROPOSE_VETO:
+        return f"chancellor discards a {_POLICY[action - engine.CHANCELLOR_DISCARD]} policy"
+    if action == engine.PROPOSE_VETO:
+        return "propose a veto"
+    if action == engine.CONSENT_VETO:
+        return "consent to the veto"
+    if action == engine.REFUSE_VETO:
+        return "refuse the veto"
+    if action < engine.CLAIM_FASCISTS:
+        return f"choose player_{action - engine.TARGET} (investigate / special election / execute)"
+    if action < engine.CLAIM_PARTY:
+        return f"claim {action - engine.CLAIM_FASCISTS} fascist policies seen"
+    if action < engine.NO_CLAIM:
+        return f"claim the investigated player is {_POLICY[action - engine.CLAIM_PARTY]}"
+    return "no claim"
+
+
+GAME = Game(
+    env_id="secret_hitler_v0",
+    engine=engine,
+    player_counts=(5, 6, 7, 8, 9, 10),
+    default_players=7,
+    layout=engine.LAYOUT,
+    num_actions=engine.NUM_ACTIONS,
+    action_name=action_name,
+    render=render,
+    options={
+        "claims": Option(True, "play the structured claim phases (True) or not (False)", choices=(True, False)),
+        "hitler_knows_fascists": Option(
+            "auto", "whether Hitler knows the fascists: 'auto' (5-6 players yes, 7-10 no), True, False",
+            choices=("auto", True, False)),
+    },
+    default_max_cycles=10_000,
+    description="Secret Hitler (official rules, 5-10 players) with structured claims",
+)
+
+
+class raw_env(TabletopAECEnv):
+    __doc__ = __doc__
+    game = GAME
+
+
+env, raw_env, parallel_env = make_env_functions(raw_env)
