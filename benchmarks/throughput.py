@@ -15,6 +15,7 @@ Writes benchmarks/results/throughput.md and throughput.png.
 """
 
 import argparse
+import json
 import time
 
 import numba
@@ -263,6 +264,7 @@ def main(argv=None):
         print("measuring peers", flush=True)
         measure_peers(args.quick, rows)
     path = write_result("throughput", report(rows, args.quick, time.perf_counter() - start))
+    path.with_suffix(".json").write_text(json.dumps(rows, indent=1))
     plot(rows, path.with_suffix(".png"))
     print(path.read_text())
 

@@ -19,7 +19,7 @@ import numpy as np
 
 import envs
 from agents import make_agent
-from agents.arena import play_game
+from envs.core.play import play_game
 
 
 def wilson_interval(wins, n, z=1.96):

@@ -1,10 +1,10 @@
-"""Agents: legality, determinism, ISMCTS on the toy games, the arena's seat handling."""
+"""Agents: legality, determinism, ISMCTS on the toy games, playing and recording games."""
 
 import numpy as np
 import pytest
 
 from agents import RandomAgent, make_agent
-from agents.arena import play_game
+from envs.core.play import play_game
 from agents.ismcts import ISMCTSAgent
 from envs.testing.toy_games import register_toys
 
@@ -141,3 +141,17 @@ def test_terminal_play_of_a_simultaneous_game():
     assert "1 is not a legal action now; choose one of [0]" in "\n".join(printed)
     assert next(typed, None) is None  # five moments, five accepted inputs
     assert returns.shape == (2,)
+
+
+def test_record_gif_writes_one_frame_per_decision(tmp_path):
+    from PIL import Image
+
+    from envs.core.play import record_gif
+
+    path = tmp_path / "race.gif"
+    returns = record_gif("race_v0", [RandomAgent(seed=0), RandomAgent(seed=1)], path, seed=0,
+                         config={"target": 5})
+    with Image.open(path) as gif:
+        frames = gif.n_frames
+    assert sorted(returns.tolist()) == [-1.0, 1.0]
+    assert 4 <= frames <= 6  # the start plus one per decision: 5 reached in 3 to 5 additions

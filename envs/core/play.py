@@ -1,19 +1,22 @@
-"""Playing whole games between agents, seat by seat, through the PettingZoo envs.
+"""Whole games between agents through the PettingZoo envs, and GIF replays of them.
 
-Agents see their seat's observation, mask and info; agents with ``needs_record = True``
-(search agents) also get the record in ``info["record"]``, which they may only determinize.
+An agent is any object with ``reset(seat, env_id, config)`` and
+``act(observation, action_mask, info) -> int`` (see ``agents/base.py``). Agents see their seat's
+observation vector, mask and info; agents with ``needs_record = True`` (search agents) also get
+the record in ``info["record"]``, which they may only determinize.
 """
 
 import numpy as np
-
-import envs
+from PIL import Image
 
 
 def play_game(env_id, lineup, seed, config=None, on_step=None):
     """Play one game of ``env_id`` with ``lineup[seat]`` in each seat; returns final returns per seat.
 
-    ``on_step(env)`` is called after every decision (for replays and plots).
+    ``on_step(env)`` is called after the reset and after every decision (for replays and plots).
     """
+    import envs  # the registry imports the games; envs.core must not import it at load time
+
     config = dict(config or {})
     config.setdefault("num_players", len(lineup))
     game = envs.game_of(env_id)
@@ -38,6 +41,8 @@ def _info_for(agent, env, info):
 def _play_aec(env, lineup, seed, on_step):
     env.reset(seed=seed)
     _reset_agents(env, lineup)
+    if on_step is not None:
+        on_step(env)
     returns = np.zeros(len(lineup))
     for agent_name in env.agent_iter():
         observation, reward, terminated, truncated, info = env.last()
@@ -56,6 +61,8 @@ def _play_aec(env, lineup, seed, on_step):
 def _play_parallel(env, lineup, seed, on_step):
     observations, infos = env.reset(seed=seed)
     _reset_agents(env, lineup)
+    if on_step is not None:
+        on_step(env)
     returns = np.zeros(len(lineup))
     while env.agents:
         actions = {}
@@ -73,3 +80,33 @@ def _play_parallel(env, lineup, seed, on_step):
         if on_step is not None:
             on_step(env)
     return returns
+
+
+def record_gif(env_id, agents, path, seed=0, config=None, frame_ms=600, max_frames=400):
+    """Play one game of ``env_id`` with ``agents`` (one per seat) and save it as an animated GIF.
+
+    One frame for the start and one per decision (``rgb_array`` render), the last held longer. Returns the final
+    returns per seat.
+    """
+    frames = []
+
+    def capture(env):
+        if len(frames) < max_frames:
+            frames.append(env.render())
+
+    config = {**(config or {}), "render_mode": "rgb_array"}
+    returns = play_game(env_id, agents, seed, config=config, on_step=capture)
+    if not frames:
+        raise RuntimeError(f"{env_id}: the game ended before any frame was drawn")
+    height = max(f.shape[0] for f in frames)
+    width = max(f.shape[1] for f in frames)
+    images = [Image.fromarray(_pad(f, height, width)) for f in frames]
+    durations = [frame_ms] * (len(images) - 1) + [frame_ms * 5]
+    images[0].save(path, save_all=True, append_images=images[1:], duration=durations, loop=0, optimize=True)
+    return returns
+
+
+def _pad(frame, height, width):
+    out = np.full((height, width, 3), 255, np.uint8)
+    out[: frame.shape[0], : frame.shape[1]] = frame
+    return out
