@@ -1,0 +1,1141 @@
+"""Volles Fass voraus: the rules as numba functions over one record.
+
+Four ships sail from the start harbour through ten harbours (three loading, four mixed, three
+unloading, laid from 26 tiles) to the destination. In each harbour the ships move west to east
+by berth: the mover picks a free berth in the next harbour and carries out its actions at once
+(ships without a player take the easternmost free berth and do nothing). Barrels are loaded onto a
+deck of 14 spaces and may only be unloaded if they can be pulled straight back over the rear
+loading dock without touching another barrel (:func:`extractable`, the geometric hot path).
+Treasure maps are scored at the destination; the most doubloons wins, ties to the ship further
+west at the destination.
+
+A player's turn runs through *stages* (arrival bonuses, pirates, seasickness, storm, the berth's
+main action, a last chance for Barry Fassel / Farry Bassel); a stage that needs a choice sets a
+*phase* and waits for the player's action. A decision with exactly one legal action is taken
+automatically (see :func:`settle`), so the agent only sees real choices. Data tables (harbours,
+deck geometry, sailors, maps) are in :mod:`envs.volles_fass_voraus.data`; the decisions the
+rulebook leaves open are in ``docs/rules/volles_fass_voraus.md``.
+"""
+
+import numpy as np
+from numba import njit
+
+from envs.core import Layout, config_dtype, register_engine, state_dtype
+from envs.core.rng import seed_rng, shuffle
+
+from .data import (
+    BARRELS_PER_COLOUR, BARREL_DIAMETER, BARRY, BERTH_CHAOS, BERTH_COST, BERTH_KIND, BERTH_LOAD, BERTH_MAPS,
+    BERTH_NEED, BERTH_PAY, BERTH_REPAIR, BERTH_ROB, BERTH_ROB_BARREL, BERTH_SEASICK, BERTH_START, BERTH_STORM,
+    BERTH_SYMBOL, BEST_ITEM_SETS, DEST_HARBOUR, DEST_TILE_ID, FARRY, KIND_LOAD, KIND_MAPS, KIND_SAILOR,
+    KIND_UNLOAD, MAP_CHEST, MAP_ITEM, MAX_DOUBLOONS, MAX_ITEM_COPIES, MOVE_FROM, MOVE_TO, NUM_BERTHS, NUM_COLOURS,
+    NUM_HARBOURS, NUM_ITEMS, NUM_MAPS, NUM_MOVES, NUM_SAILORS, NUM_SPACES, PIRANHA, PIT, ROUTE_SHAPE,
+    SAILOR_COLOUR_BONUS, SAILOR_FISH, SAILOR_PLAZA, SAILOR_SAIL, SHAPE_COUNT, SHAPE_FIRST, SPACE_X, SPACE_Y,
+    START_HARBOUR, START_TILE_ID, STORMY, SYMBOL_FISH, SYMBOL_SAIL,
+)
+
+MAX_PLAYERS = 4
+NUM_SHIPS = 4
+
+# ---- actions: one flat space ----------------------------------------------------------------
+A_BERTH = 0                          # 4: choose berth 1..4 (west to east)
+A_SPACE = A_BERTH + NUM_BERTHS       # 14: a deck space (place / unload / lose the barrel there)
+A_COLOUR = A_SPACE + NUM_SPACES      # 3: load a barrel of this colour
+A_SAILOR = A_COLOUR + NUM_COLOURS    # 20: a sailor card (give up / take / give)
+A_SAILOR_BOTH = A_SAILOR + NUM_SAILORS   # hire the sailor and take the barrel
+A_SAILOR_ONLY = A_SAILOR_BOTH + 1        # hire the sailor, leave the barrel
+A_BARREL_ONLY = A_SAILOR_BOTH + 2        # take the barrel, leave the sailor
+A_TAKE_MAPS = A_SAILOR_BOTH + 3          # draw (and pay for) the treasure maps
+A_PASS = A_SAILOR_BOTH + 4               # decline / done / end the turn
+A_MOVE = A_PASS + 1                  # 56: Barry Fassel / Farry Bassel: barrel on MOVE_FROM -> MOVE_TO
+NUM_ACTIONS = A_MOVE + NUM_MOVES     # 102
+
+# ---- phases: the decision being asked -------------------------------------------------------
+PH_START_BERTH = 0   # choose a starting berth
+PH_CHOOSE_BERTH = 1  # choose a berth in the next harbour
+PH_ROB_BARREL = 2    # pirates: choose the barrel they take
+PH_SEASICK = 3       # choose a sailor to give up
+PH_STORM_BARREL = 4  # storm: choose a barrel to throw overboard
+PH_CHAOS_TAKE = 5    # storm chaos: choose another player's sailor to take (pass only with Stormy D.)
+PH_CHAOS_GIVE = 6    # storm chaos: choose the sailor to give in exchange
+PH_LOAD_PICK = 7     # choose a barrel colour to load, or stop
+PH_LOAD_PLACE = 8    # choose the free deck space for the barrel in hand
+PH_UNLOAD = 9        # choose a barrel to unload (or do not unload)
+PH_SAILOR = 10       # hire the sailor and / or take the barrel, or pass
+PH_MAPS = 11         # take the treasure maps, or pass
+PH_END_TURN = 12     # last Barry / Farry moves, then end the turn
+PH_OVER = 13
+NUM_PHASES = 14
+PHASE_NAMES = ("start berth", "choose berth", "pirates take a barrel", "seasick sailor", "storm: barrel overboard",
+               "storm chaos: take", "storm chaos: give", "load: pick", "load: place", "unload", "hire sailor",
+               "treasure maps", "end turn", "game over")
+
+# ---- stages of a turn after the ship has docked ---------------------------------------------
+ST_ARRIVE, ST_ROB_BARREL, ST_ROB_DOUBLOONS, ST_SEASICK, ST_STORM_BARRELS, ST_STORM_REPAIR, ST_CHAOS, ST_MAIN, \
+    ST_END, ST_DONE = range(10)
+
+EMPTY = 0            # deck spaces hold 0 (empty) or 1 + colour
+OWNER_DECK = -1      # sailor / map still in its face-down pile
+OWNER_BOX = -2       # sailor given up to seasickness: out of the game
+FREE = -1            # a berth without a ship
+
+STATE = state_dtype([
+    ("phase", np.int8),
+    ("stage", np.int8),
+    ("leg", np.int8),                                   # harbour the ships are leaving
+    ("mover", np.int8),                                 # index into move_order of the ship moving
+    ("move_order", np.int8, (NUM_SHIPS,)),              # ships of this leg, west to east
+    ("harbour_tile", np.int8, (NUM_HARBOURS,)),         # tile id in each recess (start/destination fixed)
+    ("revealed", np.int8, (NUM_HARBOURS,)),
+    ("berth_ship", np.int8, (NUM_HARBOURS, NUM_BERTHS)),  # ship on each berth, FREE if none
+    ("ship_harbour", np.int8, (NUM_SHIPS,)),
+    ("ship_berth", np.int8, (NUM_SHIPS,)),
+    ("deck", np.int8, (MAX_PLAYERS, NUM_SPACES)),
+    ("supply", np.int8, (NUM_COLOURS,)),
+    ("hand", np.int8),                                  # 1 + colour of a barrel taken but not yet placed
+    ("doubloons", np.int16, (MAX_PLAYERS,)),
+    ("treasure", np.int16, (MAX_PLAYERS,)),             # treasure-map doubloons, filled in at the end
+    ("sailor_owner", np.int8, (NUM_SAILORS,)),          # seat, OWNER_DECK or OWNER_BOX
+    ("sailor_deck", np.int8, (NUM_SAILORS,)),           # pile order; [sailors_drawn:] still face down
+    ("sailors_drawn", np.int8),
+    ("sailor_uses", np.int8, (NUM_SAILORS,)),           # Barry / Farry moves made this turn
+    ("map_owner", np.int8, (NUM_MAPS,)),                # seat or OWNER_DECK
+    ("map_deck", np.int8, (NUM_MAPS,)),                 # pile order; [maps_drawn:] still face down
+    ("maps_drawn", np.int8),
+    ("load_left", np.int8, (NUM_COLOURS,)),             # barrels still offered at this loading berth
+    ("load_paid", np.int8),
+    ("need", np.int8, (NUM_COLOURS + 1,)),              # barrels still to unload: purple, orange, colourless, any
+    ("unloaded", np.int8),                              # barrels unloaded at this berth
+    ("to_give_up", np.int8),                            # barrels / sailors still to lose in this hazard
+    ("chaos_take", np.int8),                            # card chosen in storm chaos (-1 none)
+    ("chaos_given", np.int8),                           # card given away this turn: still usable this turn
+    ("fassel_limit", np.int8),                          # moves per Barry / Farry card per turn
+    ("hire_bonus_here", np.int8),                       # a newly hired fisher / sail sister pays at once
+    ("shaping", np.float32),                            # reward per doubloon gained (0: off)
+    ("scratch", np.int8, (NUM_ACTIONS,)),               # work space of settle(); never observed
+], MAX_PLAYERS)
+
+CONFIG = config_dtype([
+    ("reveal_all", np.int8),
+    ("fassel_limit", np.int8),
+    ("hire_bonus_here", np.int8),
+    ("shaping", np.float32),
+])
+
+# ---- observation ----------------------------------------------------------------------------
+BERTH_FEATURES = 25
+BERTH_FEATURE_NAMES = (
+    "load", "unload", "sailor", "maps",                     # main action (one-hot; none: all zero)
+    "barrels purple", "barrels orange", "barrels colourless",  # shown to load (sailor berth: its barrel)
+    "unload purple", "unload orange", "unload colourless", "unload any",
+    "cost", "payout", "maps drawn",
+    "fish", "sail", "pirate", "storm",                      # symbol
+    "rob barrel", "rob doubloons", "seasick", "storm barrels", "repair", "storm chaos", "start doubloons",
+)
+_FEATURE_HIGH = 10  # largest number on any berth (a payout of 10)
+
+LAYOUT = Layout(
+    ("phase", NUM_PHASES, 0, 1, "the decision being asked (one-hot)"),
+    ("harbour_visible", NUM_HARBOURS, 0, 1, "1 if the harbour's tile is face up (start and destination always)"),
+    ("berths", (NUM_HARBOURS, NUM_BERTHS, BERTH_FEATURES), 0, _FEATURE_HIGH,
+     "each visible berth, west to east: see BERTH_FEATURE_NAMES (zero while face down)"),
+    ("ships", (NUM_SHIPS, NUM_HARBOURS, NUM_BERTHS), 0, 1,
+     "where each ship is (one-hot); ships relative: 0 = you, then the next seats, then ships without a player"),
+    ("ship_is_player", NUM_SHIPS, 0, 1, "1 if that (relative) ship belongs to a player"),
+    ("to_move", NUM_SHIPS, 0, 1, "the (relative) ship whose turn it is"),
+    ("decks", (NUM_SHIPS, NUM_SPACES, NUM_COLOURS), 0, 1, "barrel colour on each deck space (one-hot)"),
+    ("extractable", (NUM_SHIPS, NUM_SPACES), 0, 1, "1 if that barrel can be pulled off the deck now"),
+    ("doubloons", NUM_SHIPS, 0, MAX_DOUBLOONS, "each player's doubloons"),
+    ("sailors", (NUM_SHIPS, NUM_SAILORS), 0, 1, "sailor cards in front of each player (face up)"),
+    ("sailors_boxed", NUM_SAILORS, 0, 1, "sailors given up to seasickness"),
+    ("sailors_in_pile", 1, 0, NUM_SAILORS, "face-down sailor cards left"),
+    ("sailor_uses", NUM_SAILORS, 0, 3, "Barry Fassel / Farry Bassel moves made this turn"),
+    ("own_maps", NUM_MAPS, 0, 1, "your treasure-map cards (card ids: see data.MAP_ITEM / MAP_CHEST)"),
+    ("own_treasure", 1, 0, 64, "what your treasure maps are worth now"),
+    ("map_counts", NUM_SHIPS, 0, NUM_MAPS, "how many treasure maps each player holds"),
+    ("maps_in_pile", 1, 0, NUM_MAPS, "face-down treasure maps left"),
+    ("supply", NUM_COLOURS, 0, 20, "barrels of each colour in the supply"),
+    ("hand", NUM_COLOURS, 0, 1, "colour of the barrel being loaded (one-hot)"),
+    ("load_left", NUM_COLOURS, 0, 3, "barrels still offered at this loading berth"),
+    ("load_paid", 1, 0, 1, "1 once this berth's price is paid"),
+    ("need", NUM_COLOURS + 1, 0, 2, "barrels still to unload here: purple, orange, colourless, any"),
+    ("unloaded", 1, 0, 2, "barrels unloaded at this berth"),
+    ("to_give_up", 1, 0, 3, "barrels or sailors still to lose to the current hazard"),
+    ("chaos_take", NUM_SAILORS, 0, 1, "storm chaos: the sailor chosen to take"),
+    ("chaos_given", NUM_SAILORS, 0, 1, "storm chaos: the sailor given away this turn (usable this turn)"),
+)
+_O = {name: LAYOUT.offset(name) for name in LAYOUT.names}
+O_PHASE, O_VISIBLE, O_BERTHS, O_SHIPS = _O["phase"], _O["harbour_visible"], _O["berths"], _O["ships"]
+O_IS_PLAYER, O_TO_MOVE, O_DECKS, O_EXTRACT = _O["ship_is_player"], _O["to_move"], _O["decks"], _O["extractable"]
+O_DOUBLOONS, O_SAILORS, O_BOXED, O_SAILOR_PILE = _O["doubloons"], _O["sailors"], _O["sailors_boxed"], \
+    _O["sailors_in_pile"]
+O_USES, O_OWN_MAPS, O_TREASURE, O_MAP_COUNTS = _O["sailor_uses"], _O["own_maps"], _O["own_treasure"], _O["map_counts"]
+O_MAP_PILE, O_SUPPLY, O_HAND, O_LOAD_LEFT = _O["maps_in_pile"], _O["supply"], _O["hand"], _O["load_left"]
+O_LOAD_PAID, O_NEED, O_UNLOADED, O_GIVE_UP = _O["load_paid"], _O["need"], _O["unloaded"], _O["to_give_up"]
+O_CHAOS_TAKE, O_CHAOS_GIVEN = _O["chaos_take"], _O["chaos_given"]
+
+
+def make_config(config):
+    record = np.zeros(1, CONFIG)
+    record["num_players"] = config["num_players"]
+    record["reveal_all"] = config["harbour_reveal"] == "all_at_start"
+    record["fassel_limit"] = config["fassel_moves_per_turn"]
+    record["hire_bonus_here"] = bool(config["hired_sailor_pays_at_once"])
+    record["shaping"] = config["doubloon_shaping"]
+    return record
+
+
+# =============================================================================================
+# The hot path: which barrels can leave the deck
+# =============================================================================================
+
+
+@njit(cache=True)
+def extractable(deck):
+    """Bit mask of the deck spaces whose barrel can be pulled straight back over the loading dock.
+
+    Barrels are circles of diameter ``BARREL_DIAMETER`` centred on their spaces. Pulling barrel
+    ``i`` back sweeps its circle along the corridor from its centre towards the dock (decreasing
+    y). Barrel ``j`` is in the way if the moving circle would touch it: when ``j`` lies at or
+    behind ``i``'s row (towards the dock) that is ``|dx| <= D``, the corridor's half-width plus
+    ``j``'s radius; when ``j`` lies ahead, the closest approach is the start, ``|ij| <= D``.
+    """
+    occupied = 0
+    for i in range(NUM_SPACES):
+        if deck[i] != EMPTY:
+            occupied |= 1 << i
+    mask = 0
+    d2 = BARREL_DIAMETER * BARREL_DIAMETER
+    for i in range(NUM_SPACES):
+        if not (occupied >> i) & 1:
+            continue
+        free = True
+        for j in range(NUM_SPACES):
+            if j == i or not (occupied >> j) & 1:
+                continue
+            dx = SPACE_X[j] - SPACE_X[i]
+            dy = SPACE_Y[j] - SPACE_Y[i]
+            if dy <= 0.0:
+                touches = dx * dx <= d2
+            else:
+                touches = dx * dx + dy * dy <= d2
+            if touches:
+                free = False
+                break
+        if free:
+            mask |= 1 << i
+    return mask
+
+
+# =============================================================================================
+# Small queries
+# =============================================================================================
+
+
+@njit(cache=True)
+def is_player_ship(state, ship):
+    return ship < state.num_players
+
+
+@njit(cache=True)
+def has_sailor(state, seat, card):
+    """``seat`` may use ``card`` now: it holds it, or gave it away in storm chaos this turn."""
+    if state.sailor_owner[card] == seat:
+        return True
+    return state.chaos_given == card and seat == state.current_player
+
+
+@njit(cache=True)
+def count_barrels(deck):
+    n = 0
+    for i in range(NUM_SPACES):
+        if deck[i] != EMPTY:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def count_sailors(state, seat):
+    n = 0
+    for card in range(NUM_SAILORS):
+        if state.sailor_owner[card] == seat:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def count_maps(state, seat):
+    n = 0
+    for card in range(NUM_MAPS):
+        if state.map_owner[card] == seat:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def current_tile_and_berth(state, seat):
+    harbour = state.ship_harbour[seat]
+    return state.harbour_tile[harbour], state.ship_berth[seat]
+
+
+@njit(cache=True)
+def pay(state, seat, amount):
+    """Take ``amount`` doubloons; never below zero (robbery and repairs stop at 0)."""
+    left = state.doubloons[seat] - amount
+    state.doubloons[seat] = left if left > 0 else 0
+
+
+@njit(cache=True)
+def best_item_sets(counts):
+    """The most doubloons ``counts[k]`` items of each kind score when split into sets of different
+    items: a look-up in the exact table of every count vector (data.BEST_ITEM_SETS)."""
+    code = 0
+    place = 1
+    for k in range(NUM_ITEMS):
+        code += counts[k] * place
+        place *= MAX_ITEM_COPIES + 1
+    return BEST_ITEM_SETS[code]
+
+
+@njit(cache=True)
+def treasure_value(state, seat):
+    """Doubloons ``seat``'s treasure maps are worth: chests plus the best item sets (blanks 0)."""
+    counts = np.zeros(NUM_ITEMS, np.int64)
+    chests = 0
+    for card in range(NUM_MAPS):
+        if state.map_owner[card] == seat:
+            chests += int(MAP_CHEST[card])
+            if MAP_ITEM[card] >= 0:
+                counts[MAP_ITEM[card]] += 1
+    return chests + int(best_item_sets(counts))
+
+
+# =============================================================================================
+# Unloading: which barrels may be picked so that the berth's barrels can all come off
+# =============================================================================================
+
+
+@njit(cache=True)
+def fits_need(state, colour):
+    return state.need[colour] > 0 or state.need[NUM_COLOURS] > 0
+
+
+@njit(cache=True)
+def need_left(state):
+    return state.need[0] + state.need[1] + state.need[2] + state.need[3]
+
+
+@njit(cache=True)
+def can_finish_unloading(state, deck):
+    """With one barrel still owed at this berth: is a matching barrel extractable now?"""
+    free = extractable(deck)
+    for i in range(NUM_SPACES):
+        if (free >> i) & 1 and fits_need(state, deck[i] - 1):
+            return True
+    return False
+
+
+@njit(cache=True)
+def take_need(state, colour):
+    # A barrel fills its own colour's slot before an any-colour slot: never worse for the rest.
+    if state.need[colour] > 0:
+        state.need[colour] -= 1
+    else:
+        state.need[NUM_COLOURS] -= 1
+
+
+@njit(cache=True)
+def give_need(state, colour, took_own):
+    if took_own:
+        state.need[colour] += 1
+    else:
+        state.need[NUM_COLOURS] += 1
+
+
+@njit(cache=True)
+def unload_allowed(state, deck, space, free):
+    """May the barrel on ``space`` be unloaded now (``free`` = extractable(deck))?
+
+    Only extractable barrels of a colour still owed; if more barrels are owed afterwards, the
+    berth's all-or-none rule asks that they can then be pulled off as well (judged without further
+    Barry / Farry moves: a player wanting a move in between makes it first).
+    """
+    if not (free >> space) & 1:
+        return False
+    colour = deck[space] - 1
+    if not fits_need(state, colour):
+        return False
+    if need_left(state) == 1:
+        return True
+    took_own = state.need[colour] > 0
+    take_need(state, colour)
+    barrel = deck[space]
+    deck[space] = EMPTY
+    ok = can_finish_unloading(state, deck)
+    deck[space] = barrel
+    give_need(state, colour, took_own)
+    return ok
+
+
+# =============================================================================================
+# Barry Fassel / Farry Bassel
+# =============================================================================================
+
+
+@njit(cache=True)
+def fassel_card_ready(state, seat):
+    """The Barry / Farry card ``seat`` would use for a move now, or -1."""
+    for card in (BARRY, FARRY):
+        if has_sailor(state, seat, card) and state.sailor_uses[card] < state.fassel_limit:
+            return card
+    return -1
+
+
+@njit(cache=True)
+def apply_move(deck, move):
+    a = MOVE_FROM[move]
+    b = MOVE_TO[move]
+    barrel = deck[a]
+    deck[a] = deck[b]
+    deck[b] = barrel
+
+
+@njit(cache=True)
+def move_allowed(state, deck, move, unloading_pending):
+    """A slide onto a free adjacent space, or a swap of two different adjacent barrels (each pair once)."""
+    a = MOVE_FROM[move]
+    b = MOVE_TO[move]
+    if deck[a] == EMPTY:
+        return False
+    if deck[b] != EMPTY and (a > b or deck[a] == deck[b]):
+        return False
+    if unloading_pending:  # the owed barrel must stay reachable
+        apply_move(deck, move)
+        ok = can_finish_unloading(state, deck)
+        apply_move(deck, move)
+        return ok
+    return True
+
+
+@njit(cache=True)
+def add_fassel_moves(state, seat, mask):
+    """Mark the legal Barry / Farry moves in ``mask``; returns how many there are."""
+    if state.phase == PH_START_BERTH or state.phase == PH_OVER or fassel_card_ready(state, seat) < 0:
+        return 0
+    deck = state.deck[seat]
+    pending = state.phase == PH_UNLOAD and state.unloaded > 0
+    n = 0
+    for move in range(NUM_MOVES):
+        if move_allowed(state, deck, move, pending):
+            mask[A_MOVE + move] = 1
+            n += 1
+    return n
+
+
+# =============================================================================================
+# Legal actions
+# =============================================================================================
+
+
+@njit(cache=True)
+def fill_legal(state, mask):
+    """Set ``mask`` for the player to act (mask arrives zeroed); returns the number of legal actions."""
+    seat = state.current_player
+    phase = state.phase
+    deck = state.deck[seat]
+    n = 0
+    if phase == PH_START_BERTH or phase == PH_CHOOSE_BERTH:
+        harbour = START_HARBOUR if phase == PH_START_BERTH else state.leg + 1
+        for berth in range(NUM_BERTHS):
+            if state.berth_ship[harbour, berth] == FREE:
+                mask[A_BERTH + berth] = 1
+                n += 1
+    elif phase == PH_ROB_BARREL or phase == PH_STORM_BARREL:
+        for i in range(NUM_SPACES):
+            if deck[i] != EMPTY:
+                mask[A_SPACE + i] = 1
+                n += 1
+    elif phase == PH_SEASICK or phase == PH_CHAOS_GIVE:
+        for card in range(NUM_SAILORS):
+            if state.sailor_owner[card] == seat:
+                mask[A_SAILOR + card] = 1
+                n += 1
+    elif phase == PH_CHAOS_TAKE:
+        for card in range(NUM_SAILORS):
+            owner = state.sailor_owner[card]
+            if owner >= 0 and owner != seat:
+                mask[A_SAILOR + card] = 1
+                n += 1
+        if has_sailor(state, seat, STORMY):
+            mask[A_PASS] = 1
+            n += 1
+    elif phase == PH_LOAD_PICK:
+        if count_barrels(deck) < NUM_SPACES:
+            tile, pos = current_tile_and_berth(state, seat)
+            affordable = state.load_paid or state.doubloons[seat] >= BERTH_COST[tile, pos]
+            for colour in range(NUM_COLOURS):
+                if affordable and state.load_left[colour] > 0 and state.supply[colour] > 0:
+                    mask[A_COLOUR + colour] = 1
+                    n += 1
+        mask[A_PASS] = 1
+        n += 1
+    elif phase == PH_LOAD_PLACE:
+        for i in range(NUM_SPACES):
+            if deck[i] == EMPTY:
+                mask[A_SPACE + i] = 1
+                n += 1
+    elif phase == PH_UNLOAD:
+        free = extractable(deck)
+        for i in range(NUM_SPACES):
+            if deck[i] != EMPTY and unload_allowed(state, deck, i, free):
+                mask[A_SPACE + i] = 1
+                n += 1
+        if state.unloaded == 0:
+            mask[A_PASS] = 1
+            n += 1
+    elif phase == PH_SAILOR:
+        tile, pos = current_tile_and_berth(state, seat)
+        if state.doubloons[seat] >= BERTH_COST[tile, pos]:
+            sailor = state.sailors_drawn < NUM_SAILORS
+            barrel = barrel_on_offer(state, tile, pos) >= 0 and count_barrels(deck) < NUM_SPACES
+            if sailor and barrel:
+                mask[A_SAILOR_BOTH] = 1
+                n += 1
+            if sailor:
+                mask[A_SAILOR_ONLY] = 1
+                n += 1
+            if barrel:
+                mask[A_BARREL_ONLY] = 1
+                n += 1
+        mask[A_PASS] = 1
+        n += 1
+    elif phase == PH_MAPS:
+        tile, pos = current_tile_and_berth(state, seat)
+        if state.maps_drawn < NUM_MAPS and state.doubloons[seat] >= BERTH_COST[tile, pos]:
+            mask[A_TAKE_MAPS] = 1
+            n += 1
+        mask[A_PASS] = 1
+        n += 1
+    elif phase == PH_END_TURN:
+        mask[A_PASS] = 1
+        n += 1
+    return n + add_fassel_moves(state, seat, mask)
+
+
+@njit(cache=True)
+def barrel_on_offer(state, tile, pos):
+    """Colour of the barrel shown with the sailor at this berth if the supply has one, else -1."""
+    for colour in range(NUM_COLOURS):
+        if BERTH_LOAD[tile, pos, colour] > 0 and state.supply[colour] > 0:
+            return colour
+    return -1
+
+
+@njit(cache=True)
+def legal_mask(state, seat, mask):
+    if state.terminal or seat != state.current_player:
+        return
+    fill_legal(state, mask)
+
+
+# =============================================================================================
+# The course of the game
+# =============================================================================================
+
+
+@njit(cache=True)
+def reset(state, config, seed):
+    state.fassel_limit = config.fassel_limit
+    state.hire_bonus_here = config.hire_bonus_here
+    state.shaping = config.shaping
+    for colour in range(NUM_COLOURS):
+        state.supply[colour] = BARRELS_PER_COLOUR[colour]
+    state.berth_ship[:, :] = FREE
+    state.ship_harbour[:] = -1
+    state.ship_berth[:] = -1
+    deal_harbours(state)
+    state.revealed[START_HARBOUR] = 1
+    state.revealed[DEST_HARBOUR] = 1
+    if config.reveal_all:
+        state.revealed[:] = 1
+    for card in range(NUM_SAILORS):
+        state.sailor_deck[card] = card
+        state.sailor_owner[card] = OWNER_DECK
+    shuffle(state, state.sailor_deck, NUM_SAILORS)
+    for card in range(NUM_MAPS):
+        state.map_deck[card] = card
+        state.map_owner[card] = OWNER_DECK
+    shuffle(state, state.map_deck, NUM_MAPS)
+    state.chaos_take = -1
+    state.chaos_given = -1
+    state.phase = PH_START_BERTH
+    state.current_player = 0
+    settle(state)
+
+
+@njit(cache=True)
+def deal_harbours(state):
+    """Lay a random tile of the matching shape into every recess."""
+    for shape in range(3):
+        first = SHAPE_FIRST[shape]
+        count = SHAPE_COUNT[shape]
+        tiles = np.empty(count, np.int8)
+        for k in range(count):
+            tiles[k] = first + k
+        shuffle(state, tiles, count)
+        used = 0
+        for harbour in range(NUM_HARBOURS):
+            if ROUTE_SHAPE[harbour] == shape:
+                state.harbour_tile[harbour] = tiles[used]
+                used += 1
+    state.harbour_tile[START_HARBOUR] = START_TILE_ID
+    state.harbour_tile[DEST_HARBOUR] = DEST_TILE_ID
+
+
+@njit(cache=True)
+def dock(state, ship, harbour, berth):
+    old = state.ship_harbour[ship]
+    if old >= 0:
+        state.berth_ship[old, state.ship_berth[ship]] = FREE
+    state.berth_ship[harbour, berth] = ship
+    state.ship_harbour[ship] = harbour
+    state.ship_berth[ship] = berth
+
+
+@njit(cache=True)
+def begin_leg(state):
+    """All ships lie in harbour ``leg``: fix the west-to-east order and turn up the next harbour."""
+    k = 0
+    for berth in range(NUM_BERTHS):
+        ship = state.berth_ship[state.leg, berth]
+        if ship != FREE:
+            state.move_order[k] = ship
+            k += 1
+    state.revealed[state.leg + 1] = 1
+    state.mover = -1
+
+
+@njit(cache=True)
+def next_ship(state):
+    """Hand the turn to the next ship of this leg (ships without a player dock by themselves)."""
+    while True:
+        state.mover += 1
+        if state.mover >= NUM_SHIPS:
+            if state.leg + 1 == DEST_HARBOUR:
+                finish_game(state)
+                return
+            state.leg += 1
+            begin_leg(state)
+            continue
+        ship = state.move_order[state.mover]
+        target = state.leg + 1
+        if not is_player_ship(state, ship):
+            for berth in range(NUM_BERTHS - 1, -1, -1):  # easternmost free berth, no actions
+                if state.berth_ship[target, berth] == FREE:
+                    dock(state, ship, target, berth)
+                    break
+            continue
+        state.current_player = ship
+        state.phase = PH_CHOOSE_BERTH
+        state.sailor_uses[:] = 0
+        state.chaos_given = -1
+        state.chaos_take = -1
+        return
+
+
+@njit(cache=True)
+def finish_game(state):
+    """Score the treasure maps and hand out placings (ties: the ship further west wins)."""
+    n = state.num_players
+    for seat in range(n):
+        state.treasure[seat] = treasure_value(state, seat)
+        state.doubloons[seat] += state.treasure[seat]
+    for seat in range(n):
+        rank = 0
+        for other in range(n):
+            if other == seat:
+                continue
+            if state.doubloons[other] > state.doubloons[seat] or (
+                    state.doubloons[other] == state.doubloons[seat] and state.ship_berth[other] < state.ship_berth[seat]):
+                rank += 1
+        state.reward[seat] += 1.0 - 2.0 * rank / (n - 1)
+    state.terminal = 1
+    state.current_player = -1
+    state.phase = PH_OVER
+
+
+@njit(cache=True)
+def start_berths_done(state):
+    """Every player has picked a start berth: the other ships fill the rest, then the voyage begins."""
+    for ship in range(state.num_players, NUM_SHIPS):
+        for berth in range(NUM_BERTHS):
+            if state.berth_ship[START_HARBOUR, berth] == FREE:
+                dock(state, ship, START_HARBOUR, berth)
+                break
+    state.leg = 0
+    begin_leg(state)
+    next_ship(state)
+
+
+# ---- the stages of a turn -------------------------------------------------------------------
+
+
+@njit(cache=True)
+def lose_whole_deck(state, seat):
+    deck = state.deck[seat]
+    for i in range(NUM_SPACES):
+        if deck[i] != EMPTY:
+            state.supply[deck[i] - 1] += 1
+            deck[i] = EMPTY
+
+
+@njit(cache=True)
+def run_stages(state):
+    """Carry out the docked ship's berth from ``state.stage`` on, until a decision is needed."""
+    seat = state.current_player
+    tile, pos = current_tile_and_berth(state, seat)
+    while True:
+        stage = state.stage
+        state.stage = stage + 1  # a decision below resumes at the following stage
+        if stage == ST_ARRIVE:
+            arrival_bonus(state, seat, BERTH_SYMBOL[tile, pos])
+        elif stage == ST_ROB_BARREL:
+            if BERTH_ROB_BARREL[tile, pos] > 0 and not has_sailor(state, seat, PIT):
+                if lose_barrels(state, seat, BERTH_ROB_BARREL[tile, pos], PH_ROB_BARREL):
+                    return
+        elif stage == ST_ROB_DOUBLOONS:
+            if BERTH_ROB[tile, pos] > 0 and not has_sailor(state, seat, PIRANHA):
+                pay(state, seat, BERTH_ROB[tile, pos])
+        elif stage == ST_SEASICK:
+            if BERTH_SEASICK[tile, pos] > 0:
+                if count_sailors(state, seat) <= BERTH_SEASICK[tile, pos]:
+                    for card in range(NUM_SAILORS):
+                        if state.sailor_owner[card] == seat:
+                            state.sailor_owner[card] = OWNER_BOX
+                else:
+                    state.to_give_up = BERTH_SEASICK[tile, pos]
+                    state.phase = PH_SEASICK
+                    return
+        elif stage == ST_STORM_BARRELS:
+            if BERTH_STORM[tile, pos] > 0 and not has_sailor(state, seat, STORMY):
+                if lose_barrels(state, seat, BERTH_STORM[tile, pos], PH_STORM_BARREL):
+                    return
+        elif stage == ST_STORM_REPAIR:
+            if BERTH_REPAIR[tile, pos] > 0 and not has_sailor(state, seat, STORMY):
+                pay(state, seat, BERTH_REPAIR[tile, pos])
+        elif stage == ST_CHAOS:
+            if BERTH_CHAOS[tile, pos] > 0 and count_sailors(state, seat) > 0 and others_have_sailors(state, seat):
+                state.phase = PH_CHAOS_TAKE
+                return
+        elif stage == ST_MAIN:
+            kind = BERTH_KIND[tile, pos]
+            if kind == KIND_LOAD:
+                for colour in range(NUM_COLOURS):
+                    state.load_left[colour] = BERTH_LOAD[tile, pos, colour]
+                state.load_paid = 0
+                state.phase = PH_LOAD_PICK
+                return
+            if kind == KIND_UNLOAD:
+                for k in range(NUM_COLOURS + 1):
+                    state.need[k] = BERTH_NEED[tile, pos, k]
+                state.unloaded = 0
+                state.phase = PH_UNLOAD
+                return
+            if kind == KIND_SAILOR:
+                state.phase = PH_SAILOR
+                return
+            if kind == KIND_MAPS:
+                state.phase = PH_MAPS
+                return
+        elif stage == ST_END:
+            if fassel_card_ready(state, seat) >= 0:
+                state.phase = PH_END_TURN
+                return
+        else:
+            clear_berth_state(state)
+            next_ship(state)
+            return
+
+
+@njit(cache=True)
+def clear_berth_state(state):
+    state.load_left[:] = 0
+    state.load_paid = 0
+    state.need[:] = 0
+    state.unloaded = 0
+    state.to_give_up = 0
+    state.chaos_take = -1
+
+
+@njit(cache=True)
+def arrival_bonus(state, seat, symbol):
+    if symbol == SYMBOL_FISH or symbol == SYMBOL_SAIL:
+        for card in range(NUM_SAILORS):
+            if state.sailor_owner[card] == seat:
+                state.doubloons[seat] += SAILOR_FISH[card] if symbol == SYMBOL_FISH else SAILOR_SAIL[card]
+
+
+@njit(cache=True)
+def lose_barrels(state, seat, count, phase):
+    """Lose ``count`` barrels of the player's choice; True if a choice is needed (phase set)."""
+    barrels = count_barrels(state.deck[seat])
+    if barrels == 0:
+        return False
+    if barrels <= count:
+        lose_whole_deck(state, seat)
+        return False
+    state.to_give_up = count
+    state.phase = phase
+    return True
+
+
+@njit(cache=True)
+def others_have_sailors(state, seat):
+    for card in range(NUM_SAILORS):
+        owner = state.sailor_owner[card]
+        if owner >= 0 and owner != seat:
+            return True
+    return False
+
+
+@njit(cache=True)
+def draw_sailor(state, seat, tile, pos):
+    card = state.sailor_deck[state.sailors_drawn]
+    state.sailors_drawn += 1
+    state.sailor_owner[card] = seat
+    if state.hire_bonus_here:  # "with immediate effect": a fisher / sail sister pays on this berth too
+        symbol = BERTH_SYMBOL[tile, pos]
+        if symbol == SYMBOL_FISH:
+            state.doubloons[seat] += SAILOR_FISH[card]
+        elif symbol == SYMBOL_SAIL:
+            state.doubloons[seat] += SAILOR_SAIL[card]
+
+
+@njit(cache=True)
+def unload_barrel(state, seat, space, pos):
+    """Pull the barrel off, pay its sailor bonuses; when the berth's barrels are all off, its payout."""
+    deck = state.deck[seat]
+    colour = deck[space] - 1
+    deck[space] = EMPTY
+    state.supply[colour] += 1
+    take_need(state, colour)
+    state.unloaded += 1
+    bonus = 0
+    for card in range(NUM_SAILORS):
+        if has_sailor(state, seat, card):
+            bonus += int(SAILOR_COLOUR_BONUS[card, colour])
+            if SAILOR_PLAZA[card] == pos:
+                bonus += 1
+    state.doubloons[seat] += bonus
+    return need_left(state) == 0
+
+
+# ---- applying one action --------------------------------------------------------------------
+
+
+@njit(cache=True)
+def apply_action(state, action):
+    seat = state.current_player
+    phase = state.phase
+    if action >= A_MOVE:
+        card = fassel_card_ready(state, seat)
+        state.sailor_uses[card] += 1
+        apply_move(state.deck[seat], action - A_MOVE)
+        return
+    deck = state.deck[seat]
+    if phase == PH_START_BERTH:
+        berth = action - A_BERTH
+        dock(state, seat, START_HARBOUR, berth)
+        state.doubloons[seat] = BERTH_START[START_TILE_ID, berth]
+        if seat + 1 < state.num_players:
+            state.current_player = seat + 1
+        else:
+            start_berths_done(state)
+        return
+    if phase == PH_CHOOSE_BERTH:
+        dock(state, seat, state.leg + 1, action - A_BERTH)
+        state.stage = ST_ARRIVE
+        run_stages(state)
+        return
+    tile, pos = current_tile_and_berth(state, seat)
+    if phase == PH_ROB_BARREL or phase == PH_STORM_BARREL:
+        space = action - A_SPACE
+        state.supply[deck[space] - 1] += 1
+        deck[space] = EMPTY
+        state.to_give_up -= 1
+        if state.to_give_up == 0:
+            run_stages(state)
+    elif phase == PH_SEASICK:
+        state.sailor_owner[action - A_SAILOR] = OWNER_BOX
+        state.to_give_up -= 1
+        if state.to_give_up == 0:
+            run_stages(state)
+    elif phase == PH_CHAOS_TAKE:
+        if action == A_PASS:
+            run_stages(state)
+        else:
+            state.chaos_take = action - A_SAILOR
+            state.phase = PH_CHAOS_GIVE
+    elif phase == PH_CHAOS_GIVE:
+        give = action - A_SAILOR
+        take = state.chaos_take
+        state.sailor_owner[give] = state.sailor_owner[take]
+        state.sailor_owner[take] = seat
+        state.chaos_given = give
+        state.chaos_take = -1
+        run_stages(state)
+    elif phase == PH_LOAD_PICK:
+        if action == A_PASS:
+            run_stages(state)
+            return
+        colour = action - A_COLOUR
+        if not state.load_paid:
+            pay(state, seat, BERTH_COST[tile, pos])  # the full price, however many barrels follow
+            state.load_paid = 1
+        state.load_left[colour] -= 1
+        take_from_supply(state, colour)
+    elif phase == PH_LOAD_PLACE:
+        deck[action - A_SPACE] = state.hand
+        state.hand = 0
+        if BERTH_KIND[tile, pos] == KIND_LOAD:
+            state.phase = PH_LOAD_PICK
+        else:
+            run_stages(state)
+    elif phase == PH_UNLOAD:
+        if action == A_PASS:
+            run_stages(state)
+            return
+        if unload_barrel(state, seat, action - A_SPACE, pos):
+            state.doubloons[seat] += BERTH_PAY[tile, pos]
+            run_stages(state)
+    elif phase == PH_SAILOR:
+        if action == A_PASS:
+            run_stages(state)
+            return
+        pay(state, seat, BERTH_COST[tile, pos])
+        if action == A_SAILOR_BOTH or action == A_SAILOR_ONLY:
+            draw_sailor(state, seat, tile, pos)
+        if action == A_SAILOR_BOTH or action == A_BARREL_ONLY:
+            take_from_supply(state, barrel_on_offer(state, tile, pos))
+        else:
+            run_stages(state)
+    elif phase == PH_MAPS:
+        if action == A_TAKE_MAPS:
+            pay(state, seat, BERTH_COST[tile, pos])
+            for _ in range(BERTH_MAPS[tile, pos]):
+                if state.maps_drawn < NUM_MAPS:
+                    state.map_owner[state.map_deck[state.maps_drawn]] = seat
+                    state.maps_drawn += 1
+        run_stages(state)
+    elif phase == PH_END_TURN:
+        run_stages(state)
+
+
+@njit(cache=True)
+def take_from_supply(state, colour):
+    state.supply[colour] -= 1
+    state.hand = colour + 1
+    state.phase = PH_LOAD_PLACE
+
+
+@njit(cache=True)
+def settle(state):
+    """Take every decision that has exactly one legal action (a forced move is no decision)."""
+    while not state.terminal:
+        mask = state.scratch
+        mask[:] = 0
+        if fill_legal(state, mask) != 1:
+            return
+        for action in range(NUM_ACTIONS):
+            if mask[action]:
+                apply_action(state, action)
+                break
+
+
+@njit(cache=True)
+def step(state, action):
+    state.reward[:] = 0.0
+    if state.shaping == 0.0:
+        apply_action(state, action)
+        settle(state)
+        return
+    before = state.doubloons.copy()
+    apply_action(state, action)
+    settle(state)
+    for seat in range(state.num_players):  # shaping: doubloons gained or lost this step
+        state.reward[seat] += state.shaping * (state.doubloons[seat] - before[seat])
+
+
+# =============================================================================================
+# Observation
+# =============================================================================================
+
+
+@njit(cache=True)
+def relative(state, ship, seat):
+    """Ships as the observer sees them: itself first, then the next seats, then ships without a player."""
+    n = int(state.num_players)
+    if ship < n:
+        return (int(ship) - int(seat) + n) % n
+    return int(ship)
+
+
+@njit(cache=True)
+def write_berth(out, base, tile, pos):
+    kind = int(BERTH_KIND[tile, pos])  # int(): plain-Python numpy int8 arithmetic would overflow
+    if kind > 0:
+        out[base + kind - 1] = 1.0
+    for c in range(NUM_COLOURS):
+        out[base + 4 + c] = BERTH_LOAD[tile, pos, c]
+    for k in range(NUM_COLOURS + 1):
+        out[base + 7 + k] = BERTH_NEED[tile, pos, k]
+    out[base + 11] = BERTH_COST[tile, pos]
+    out[base + 12] = BERTH_PAY[tile, pos]
+    out[base + 13] = BERTH_MAPS[tile, pos]
+    symbol = int(BERTH_SYMBOL[tile, pos])
+    if symbol > 0:
+        out[base + 13 + symbol] = 1.0
+    out[base + 18] = BERTH_ROB_BARREL[tile, pos]
+    out[base + 19] = BERTH_ROB[tile, pos]
+    out[base + 20] = BERTH_SEASICK[tile, pos]
+    out[base + 21] = BERTH_STORM[tile, pos]
+    out[base + 22] = BERTH_REPAIR[tile, pos]
+    out[base + 23] = BERTH_CHAOS[tile, pos]
+    out[base + 24] = BERTH_START[tile, pos]
+
+
+@njit(cache=True)
+def observe(state, seat, out):
+    n = state.num_players
+    out[O_PHASE + int(state.phase)] = 1.0
+    for harbour in range(NUM_HARBOURS):
+        if state.revealed[harbour]:
+            out[O_VISIBLE + harbour] = 1.0
+            for pos in range(NUM_BERTHS):
+                write_berth(out, O_BERTHS + (harbour * NUM_BERTHS + pos) * BERTH_FEATURES,
+                            state.harbour_tile[harbour], pos)
+    for ship in range(NUM_SHIPS):
+        rel = relative(state, ship, seat)
+        harbour = int(state.ship_harbour[ship])
+        if harbour >= 0:
+            out[O_SHIPS + (rel * NUM_HARBOURS + harbour) * NUM_BERTHS + int(state.ship_berth[ship])] = 1.0
+        if ship < n:
+            out[O_IS_PLAYER + rel] = 1.0
+            deck = state.deck[ship]
+            free = extractable(deck)
+            for i in range(NUM_SPACES):
+                if deck[i] != EMPTY:
+                    out[O_DECKS + (rel * NUM_SPACES + i) * NUM_COLOURS + int(deck[i]) - 1] = 1.0
+                    if (free >> i) & 1:
+                        out[O_EXTRACT + rel * NUM_SPACES + i] = 1.0
+            out[O_DOUBLOONS + rel] = state.doubloons[ship]
+            out[O_MAP_COUNTS + rel] = count_maps(state, ship)
+    if state.current_player >= 0:
+        out[O_TO_MOVE + relative(state, state.current_player, seat)] = 1.0
+    for card in range(NUM_SAILORS):
+        owner = state.sailor_owner[card]
+        if owner >= 0:
+            out[O_SAILORS + relative(state, owner, seat) * NUM_SAILORS + card] = 1.0
+        elif owner == OWNER_BOX:
+            out[O_BOXED + card] = 1.0
+        out[O_USES + card] = state.sailor_uses[card]
+    out[O_SAILOR_PILE] = NUM_SAILORS - state.sailors_drawn
+    for card in range(NUM_MAPS):
+        if state.map_owner[card] == seat:
+            out[O_OWN_MAPS + card] = 1.0
+    if seat < n:
+        out[O_TREASURE] = treasure_value(state, seat)
+    out[O_MAP_PILE] = NUM_MAPS - state.maps_drawn
+    for colour in range(NUM_COLOURS):
+        out[O_SUPPLY + colour] = state.supply[colour]
+        out[O_LOAD_LEFT + colour] = state.load_left[colour]
+    if state.hand > 0:
+        out[O_HAND + int(state.hand) - 1] = 1.0
+    out[O_LOAD_PAID] = state.load_paid
+    for k in range(NUM_COLOURS + 1):
+        out[O_NEED + k] = state.need[k]
+    out[O_UNLOADED] = state.unloaded
+    out[O_GIVE_UP] = state.to_give_up
+    if state.chaos_take >= 0:
+        out[O_CHAOS_TAKE + int(state.chaos_take)] = 1.0
+    if state.chaos_given >= 0 and state.current_player >= 0:
+        out[O_CHAOS_GIVEN + int(state.chaos_given)] = 1.0
+
+
+# =============================================================================================
+# Determinization (for search agents)
+# =============================================================================================
+
+
+@njit(cache=True)
+def determinize(state, seat, seed):
+    """Resample what ``seat`` cannot know: face-down harbour tiles, the other players' treasure maps,
+    the order of both face-down piles; then reseed the generator from ``seed``."""
+    seed_rng(state, seed)
+    redeal_hidden_tiles(state)
+    redeal_maps(state, seat)
+    rest = NUM_SAILORS - state.sailors_drawn
+    if rest > 1:
+        shuffle(state, state.sailor_deck[state.sailors_drawn:], rest)
+
+
+@njit(cache=True)
+def redeal_hidden_tiles(state):
+    for shape in range(3):
+        first = SHAPE_FIRST[shape]
+        count = SHAPE_COUNT[shape]
+        pool = np.empty(count, np.int8)
+        size = 0
+        for tile in range(first, first + count):
+            shown = False
+            for harbour in range(NUM_HARBOURS):
+                if state.revealed[harbour] and state.harbour_tile[harbour] == tile:
+                    shown = True
+            if not shown:
+                pool[size] = tile
+                size += 1
+        shuffle(state, pool, size)
+        used = 0
+        for harbour in range(NUM_HARBOURS):
+            if ROUTE_SHAPE[harbour] == shape and not state.revealed[harbour]:
+                state.harbour_tile[harbour] = pool[used]
+                used += 1
+
+
+@njit(cache=True)
+def redeal_maps(state, seat):
+    """Deal the maps ``seat`` does not hold afresh: each other player keeps his count, the rest is the pile."""
+    counts = np.zeros(MAX_PLAYERS, np.int64)
+    pool = np.empty(NUM_MAPS, np.int8)
+    size = 0
+    for card in range(NUM_MAPS):
+        owner = state.map_owner[card]
+        if owner != seat:
+            pool[size] = card
+            size += 1
+            if owner >= 0:
+                counts[owner] += 1
+    shuffle(state, pool, size)
+    k = 0
+    drawn = 0
+    for card in range(NUM_MAPS):  # the pile's drawn part: any order of the held cards
+        if state.map_owner[card] == seat:
+            state.map_deck[drawn] = card
+            drawn += 1
+    for other in range(state.num_players):
+        if other == seat:
+            continue
+        for _ in range(counts[other]):
+            card = pool[k]
+            k += 1
+            state.map_owner[card] = other
+            state.map_deck[drawn] = card
+            drawn += 1
+    while k < size:
+        card = pool[k]
+        k += 1
+        state.map_owner[card] = OWNER_DECK
+        state.map_deck[drawn] = card
+        drawn += 1
+
+
+register_engine(STATE, reset=reset, legal_mask=legal_mask, step=step, observe=observe, determinize=determinize)
