@@ -1,10 +1,17 @@
-"""`make demo`: every registered game played to the end by random agents, with a results table.
+"""`make demo`: the main job, sized to finish in under 10 minutes on 2 cores.
 
-Prints, per game: games played, mean decisions per game, the mean final reward of each seat,
-AEC-loop decisions per second, and VectorGame random-play decisions per second.
+1. Every registered game played to the end by random agents: decisions per game, AEC and
+   VectorGame throughput.
+2. A tournament of random, heuristic and ISMCTS agents in every game (seats rotated), with win
+   rates, 95% intervals and openskill ratings.
+3. A short MaskablePPO self-play run on one game, ending with its win rate against random agents.
+4. The tables again, together, and a GIF replay of the trained policy.
+
+    python -m training.demo [--games 50] [--tournament-games 12] [--train-steps 30000] [--out runs/demo]
 """
 
 import argparse
+import pathlib
 import time
 
 import numpy as np
@@ -13,52 +20,130 @@ import envs
 from envs.core.vector import VectorGame
 from envs.testing.play import play_aec, play_parallel
 
+TRAIN_GAME = "teufel_teufel_v0"
 
-def demo_game(env_id, games, seed):
+
+# ---- 1. random play ------------------------------------------------------------------------
+
+
+def random_play(env_id, games, seed):
     game = envs.game_of(env_id)
     env = envs.make_parallel(env_id) if game.simultaneous else envs.make(env_id)
     play = play_parallel if game.simultaneous else play_aec
     play(env, seed)  # first game outside the clock: numba loads or compiles here
     rng = np.random.default_rng(seed)
-    lengths, totals = [], np.zeros(game.default_players)
+    lengths = []
     start = time.perf_counter()
     for g in range(games):
-        decisions, returns = play(env, seed + g, rng)
+        decisions, _ = play(env, seed + g, rng)
         lengths.append(decisions)
-        totals += [returns[agent] for agent in env.possible_agents]
     aec_rate = sum(lengths) / (time.perf_counter() - start)
     vg = VectorGame(env_id, 1024, seed=seed)
     vg.reset()
-    vg.random_steps(10)
+    vg.random_steps(5)
     start = time.perf_counter()
-    vector_rate = vg.random_steps(200) / (time.perf_counter() - start)
+    vector_rate = vg.random_steps(100) / (time.perf_counter() - start)
     return {"env_id": env_id, "players": game.default_players, "games": games,
-            "length": float(np.mean(lengths)), "mean_reward": totals / games,
-            "aec_rate": aec_rate, "vector_rate": vector_rate}
+            "length": float(np.mean(lengths)), "aec_rate": aec_rate, "vector_rate": vector_rate}
 
 
-def print_table(rows):
-    print(f"\n{'game':<24}{'seats':>6}{'games':>7}{'decisions/game':>16}{'AEC steps/s':>13}"
-          f"{'VectorGame steps/s':>20}  mean final reward per seat")
+def random_table(rows):
+    lines = [f"{'game':<24}{'seats':>6}{'games':>7}{'decisions/game':>16}{'AEC steps/s':>14}{'VectorGame steps/s':>20}"]
     for r in rows:
-        rewards = " ".join(f"{x:+.2f}" for x in r["mean_reward"])
-        print(f"{r['env_id']:<24}{r['players']:>6}{r['games']:>7}{r['length']:>16.1f}{r['aec_rate']:>13,.0f}"
-              f"{r['vector_rate']:>20,.0f}  {rewards}")
+        lines.append(f"{r['env_id']:<24}{r['players']:>6}{r['games']:>7}{r['length']:>16.1f}"
+                     f"{r['aec_rate']:>14,.0f}{r['vector_rate']:>20,.0f}")
+    return "\n".join(lines)
+
+
+# ---- 2. tournament ------------------------------------------------------------------------
+
+
+def tournament(env_id, games, seed, ismcts_iterations):
+    from agents.heuristic import heuristic_for
+    from training.evaluate import evaluate
+
+    specs = ["random"]
+    try:
+        heuristic_for(env_id)
+        specs.append("heuristic")
+    except ValueError:
+        pass
+    specs.append(f"ismcts:{ismcts_iterations}")
+    return evaluate(env_id, specs, games, seed=seed, progress=True)
+
+
+# ---- 3. self-play -------------------------------------------------------------------------
+
+
+def self_play(env_id, steps, out, seed):
+    from training import selfplay
+
+    args = selfplay.parse_args([env_id, "--timesteps", str(steps), "--out", str(out), "--seed", str(seed),
+                                "--eval-every", str(max(steps // 3, 1)), "--snapshot-every", str(max(steps // 3, 1)),
+                                "--eval-games", "100"])
+    _, history = selfplay.train(args)
+    return history
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=50, help="random games per env id")
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=30, help="random games per env id")
+    parser.add_argument("--tournament-games", type=int, default=12, help="tournament games per env id")
+    parser.add_argument("--ismcts-iterations", type=int, default=50)
+    parser.add_argument("--train-game", default=TRAIN_GAME, choices=list(envs.ENV_IDS))
+    parser.add_argument("--train-steps", type=int, default=30_000)
+    parser.add_argument("--skip-training", action="store_true")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", default="runs/demo")
     args = parser.parse_args(argv)
     if not envs.ENV_IDS:
         raise SystemExit("no games are registered yet")
+    out = pathlib.Path(args.out)
+    started = time.perf_counter()
+
+    print("== 1. random play in every game", flush=True)
     rows = []
     for env_id in envs.ENV_IDS:
-        start = time.perf_counter()
-        rows.append(demo_game(env_id, args.games, args.seed))
-        print(f"{env_id}: done in {time.perf_counter() - start:.1f}s", flush=True)
-    print_table(rows)
+        rows.append(random_play(env_id, args.games, args.seed))
+        print(f"   {env_id}: {rows[-1]['length']:.0f} decisions per game", flush=True)
+    print(random_table(rows))
+
+    print("\n== 2. tournament: random vs heuristic vs ISMCTS", flush=True)
+    from training.evaluate import format_table, write_outputs
+
+    tables = []
+    for env_id in envs.ENV_IDS:
+        results = tournament(env_id, args.tournament_games, args.seed, args.ismcts_iterations)
+        write_outputs(env_id, results, out / "tournament")
+        tables.append(format_table(env_id, results))
+        print(tables[-1], flush=True)
+
+    training_summary = "self-play skipped (--skip-training)"
+    if not args.skip_training:
+        print(f"\n== 3. self-play MaskablePPO on {args.train_game} ({args.train_steps} steps)", flush=True)
+        history = self_play(args.train_game, args.train_steps, out / "selfplay", args.seed)
+        first, last = history[0], history[-1]
+        rates = ", ".join(f"{k.replace('win_rate_', '')} {last[k]:.2f}" for k in last if k.startswith("win_rate"))
+        training_summary = (f"{args.train_game}: after {last['timesteps']} steps the policy wins {rates} "
+                            f"(at {first['timesteps']} steps: "
+                            f"{', '.join(f'{first[k]:.2f}' for k in first if k.startswith('win_rate'))}); "
+                            f"curve in {out / 'selfplay' / 'learning_curve.png'}")
+        from agents import RandomAgent
+        from agents.policy import PolicyAgent
+        from envs.core.play import record_gif
+
+        game = envs.game_of(args.train_game)
+        lineup = [PolicyAgent(str(out / "selfplay" / "checkpoint.zip"))] + [
+            RandomAgent(seed=s) for s in range(1, game.default_players)]
+        record_gif(args.train_game, lineup, out / "trained_policy.gif", seed=args.seed)
+
+    print("\n== results")
+    print(random_table(rows))
+    print()
+    print("\n\n".join(tables))
+    print()
+    print(training_summary)
+    print(f"\nfinished in {time.perf_counter() - started:.0f} s; outputs in {out}/")
 
 
 if __name__ == "__main__":
