@@ -1,0 +1,40 @@
+"""Driver loops for benchmarks/hotpaths.py: numba-compiled, or plain Python under NUMBA_DISABLE_JIT=1.
+
+Each runs the engine's hot-path function ``calls`` times over recorded positions and returns the
+number of calls, so both modes time exactly the same work.
+"""
+
+import numpy as np
+from numba import njit
+
+from envs.teufel_teufel.engine import NUM_SQUARES, ON_BOARD, reachable_squares
+from envs.volles_fass_voraus.engine import extractable
+
+
+@njit(cache=True)
+def teufel_reachable_loop(positions, calls):
+    dest = np.zeros(NUM_SQUARES, np.int8)
+    done, i, found = 0, 0, 0
+    while done < calls:
+        state = positions[i % positions.shape[0]]
+        i += 1
+        seat = state.current_player
+        if seat >= 0 and state.status[seat] == ON_BOARD and state.disc[seat] >= 0:
+            dest[:] = 0
+            found += reachable_squares(state, seat, dest)
+            done += 1
+        elif i >= positions.shape[0] and done == 0:
+            return 0  # no position with a disc on the board to search from
+    return done
+
+
+@njit(cache=True)
+def fass_extractable_loop(positions, calls):
+    done, i, bits = 0, 0, 0
+    ships = positions[0].deck.shape[0]
+    while done < calls:
+        state = positions[(i // ships) % positions.shape[0]]
+        bits ^= extractable(state.deck[i % ships])
+        i += 1
+        done += 1
+    return done
