@@ -72,6 +72,8 @@ LAYOUT = Layout(
     ("cards", (NUM_SQUARES, NUM_TYPES), 0, 1, "per square: this seat's probability of each card type "
                                               "(relative colour * 6 + letter, devil, tower); one-hot when known"),
     ("certain", NUM_SQUARES, 0, 1, "1 where this seat knows the card exactly (face up, peeked, or by elimination)"),
+    ("peeked", (MAX_PLAYERS, NUM_SQUARES), 0, 1, "face-down cards each relative player has looked at from a "
+                                                 "tower (that they looked is public, what they saw is not)"),
     ("discs", (MAX_PLAYERS, NUM_SQUARES), 0, 1, "each relative player's disc square"),
     ("letters", (MAX_PLAYERS, NUM_LETTERS), 0, 1, "letter tokens A-F in each relative player's disc"),
     ("devils", MAX_PLAYERS, 0, 1, "devil markers in each relative player's disc"),
@@ -81,16 +83,18 @@ LAYOUT = Layout(
     ("supply", NUM_LETTERS, 0, TOKENS_PER_LETTER, "letter tokens A-F beside the board"),
     ("face_down", 1, 0, NUM_CARDS, "cards not face up (daybreak ends the game at 0)"),
     ("selected", NUM_SQUARES, 0, 1, "squares picked so far in this swap or devil move"),
-    ("in_hand", NUM_TYPES, 0, MAX_PICK, "card types of a devil move still to be placed (shuffled, face down)"),
+    ("shuffled", NUM_TYPES, 0, MAX_PICK, "card types of the devil move being placed, all of them (which "
+                                         "are placed already and which still in hand nobody knows)"),
     ("to_place", 1, 0, MAX_PICK, "devil-move cards still to place"),
     ("flips_left", 1, 0, 2, "cards still to turn over this turn (a player off the board)"),
     ("letters_to_lose", 1, 0, 2, "letters the two devils still take"),
 )
-O_PHASE, O_TURN, O_ACTING, O_SQUARES, O_CARDS, O_CERTAIN, O_DISCS, O_LETTERS, O_DEVILS, O_PLAYERS = (
-    LAYOUT.offset(n) for n in ("phase", "turn", "acting", "squares", "cards", "certain", "discs", "letters",
-                               "devils", "players"))
-O_HOME, O_SUPPLY, O_FACE_DOWN, O_SELECTED, O_IN_HAND, O_TO_PLACE, O_FLIPS, O_TO_LOSE = (
-    LAYOUT.offset(n) for n in ("devils_home", "supply", "face_down", "selected", "in_hand", "to_place",
+O_PHASE, O_TURN, O_ACTING, O_SQUARES, O_CARDS, O_CERTAIN, O_PEEKED, O_DISCS, O_LETTERS, O_DEVILS = (
+    LAYOUT.offset(n) for n in ("phase", "turn", "acting", "squares", "cards", "certain", "peeked", "discs",
+                               "letters", "devils"))
+O_PLAYERS = LAYOUT.offset("players")
+O_HOME, O_SUPPLY, O_FACE_DOWN, O_SELECTED, O_SHUFFLED, O_TO_PLACE, O_FLIPS, O_TO_LOSE = (
+    LAYOUT.offset(n) for n in ("devils_home", "supply", "face_down", "selected", "shuffled", "to_place",
                                "flips_left", "letters_to_lose"))
 
 
@@ -713,8 +717,11 @@ def observe(state, seat, out):
         out[O_SELECTED + int(state.swap_first)] = 1.0
     for i in range(state.picked_count):
         out[O_SELECTED + int(state.picked[i])] = 1.0
-    for i in range(state.held_count):
-        out[O_IN_HAND + card_type(state.held[i], seat, n)] += 1.0
+    if state.held_count > 0:  # the whole shuffled set: its placed cards are as unknown as the rest
+        group = state.group[state.held[0]]
+        for card in range(NUM_CARDS):
+            if state.group[card] == group and state.card_up[card] == 0:
+                out[O_SHUFFLED + card_type(card, seat, n)] += 1.0
     out[O_TO_PLACE] = state.held_count
     out[O_FLIPS] = state.flips_left
     out[O_TO_LOSE] = state.letters_to_lose
@@ -740,6 +747,10 @@ def observe_cards(state, seat, out):
             out[base] = 1.0
         else:
             out[base + (2 if state.card_up[card] else 1)] = 1.0
+            if state.card_up[card] == 0:
+                for k in range(n):
+                    if state.known[(seat + k) % n, card]:
+                        out[O_PEEKED + k * NUM_SQUARES + square] = 1.0
             if not unknown_to(state, seat, card):
                 out[O_CARDS + NUM_TYPES * square + card_type(card, seat, n)] = 1.0
                 out[O_CERTAIN + square] = 1.0

@@ -13,9 +13,9 @@ card face up), loses. Every rule and every decision where the rulebook is silent
 ``docs/rules/teufel_teufel.md``.
 
 Agents
-    ``player_0`` ... ``player_{{n-1}}``; seat ``i`` plays colour ``i`` and places first when
-    ``i = 0``. Turns go round in seat order; a player off the board keeps taking turns (turning
-    over two face-down cards each).
+    ``player_0`` ... ``player_{{n-1}}``; seat ``i`` plays colour ``i``. Seat 0 places its disc
+    first and begins; turns go round in seat order. A player off the board keeps taking turns,
+    turning over two face-down cards each.
 
 Actions: ``Discrete(68)``, the same in every phase; the legal ones are in ``action_mask``.
 
@@ -39,13 +39,13 @@ A move's action is its destination: :func:`envs.teufel_teufel.engine.reachable_s
 every square the disc may end on (breadth-first search under all movement rules); a move may
 stop on any square it enters, also where it could go on.
 
-Observation: ``float32[2632]``, a :class:`envs.core.Layout` (``env.observation_layout``),
+Observation: ``float32[{size}]``, a :class:`envs.core.Layout` (``env.observation_layout``),
 written from the observing seat's point of view: players are listed by relative seat (0 = you,
 1 = the next seat, ...) and colours likewise (your colour is 0). It holds only what this seat
 can know: face-up cards, the face-down cards it peeked at from a tower (tracked through swaps),
 and for every other face-down card the uniform mix of the cards it may be (the cards of its
 group: those never seen since the deal, or those one devil move shuffled together, minus the
-ones this seat can place).
+ones this seat can place). Which squares each player has peeked at is public and shown too.
 
 {layout}
 
@@ -58,8 +58,9 @@ Rewards
 Options
 {options}
 
-``max_cycles`` defaults to 2000 decisions: swaps and devil moves let a game go round forever,
-and a typical game of random players ends in about 600 decisions (99% in under 1500).
+``max_cycles`` defaults to 5000 decisions: swaps and devil moves can make a game go round for
+ever. Uniformly random players end a game in about 1100 decisions on average; of 1000 random
+games of 2-6 players 99% ended within 4000 decisions and the longest took 6400.
 """
 
 from envs.core import Game, Option, int_range
@@ -100,6 +101,7 @@ GAME = Game(
 )
 
 __doc__ = __doc__.format(
+    size=engine.LAYOUT.size,
     layout=engine.LAYOUT.table(),
     options="\n".join(f"    ``{name}`` (default ``{option.default!r}``): {option.doc}"
                       for name, option in GAME.all_options().items()),
