@@ -37,6 +37,12 @@ def check_invariants(env):
                 if card >= 0:
                     piles[card] += 1
     assert piles == [r.discard_lib, r.discard_fas]
+    # Each epoch's cards: 3 a session, 1 a chaos enactment, and the deck (or what was left of it).
+    for epoch in range(r.epoch + 1):
+        sessions = sum(1 for e in range(r.elections) if r.h_session[e] and r.h_epoch[e] == epoch)
+        left = r.deck_size if epoch == r.epoch else r.epoch_remainder[epoch]
+        chaos = r.epoch_chaos_lib[epoch] + r.epoch_chaos_fas[epoch]
+        assert r.epoch_lib[epoch] + r.epoch_fas[epoch] == 3 * sessions + chaos + left
     if r.terminal:
         assert r.current_player == -1 and r.phase == E.GAME_OVER
         winners = [p for p in range(n) if (r.role[p] != E.LIBERAL) == (r.winner == E.FASCIST)]
