@@ -101,10 +101,6 @@ def action_name(action, config=None):
     return f"Barry/Farry: barrel {data.MOVE_FROM[move]} -> space {data.MOVE_TO[move]}"
 
 
-def infos(state, config, seat):
-    return {"phase": engine.PHASE_NAMES[int(state.phase)]}
-
-
 GAME = Game(
     env_id="volles_fass_voraus_v0",
     engine=engine,
@@ -116,7 +112,6 @@ GAME = Game(
     render=render,
     options=OPTIONS,
     default_max_cycles=10_000,
-    infos=infos,
     description="Volles Fass voraus: load barrels, pull them off the deck, hire sailors, hunt treasure",
 )
 
