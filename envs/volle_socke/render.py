@@ -1,0 +1,115 @@
+"""Pictures of a Volle Socke table: ``ansi`` text and an ``rgb`` image (the spectator's view)."""
+
+import numpy as np
+
+from envs.core.render import COLOURS, Canvas
+
+from . import engine as E
+from .data import CATEGORY, NAMES, NUM_KINDS, ROLE_NAMES, SHORT, SPARE_0
+
+_STATUS = ("building", "in the contest", "out of this round")
+_CATEGORY_COLOUR = {"joy": COLOURS["green"], "misery": COLOURS["red"], "spare": COLOURS["purple"],
+                    "engine": COLOURS["orange"], "front": COLOURS["blue"], "rear": COLOURS["brown"]}
+
+
+def _cards(counts):
+    """Kinds as a list, each repeated by its count."""
+    return [kind for kind in range(NUM_KINDS) for _ in range(int(counts[kind]))]
+
+
+def _bike_cards(state, seat):
+    """(kind, label) of each card on ``seat``'s bike; spare parts carry their role."""
+    out = []
+    for kind in _cards(state["bike"][seat]):
+        label = SHORT[kind]
+        if E.FIXED_ROLE[kind] < 0:
+            label += "=" + ("front", "rear", "engine")[int(state["spare_role"][kind - SPARE_0])]
+        out.append((kind, label))
+    return out
+
+
+def _summary(state):
+    phase = int(state["phase"])
+    line = f"Volle Socke: round {min(int(state['round_index']) + 1, int(state['num_rounds']))}/" \
+           f"{int(state['num_rounds'])}, {E.PHASE_NAMES[phase]}"
+    current = int(state["current_player"])
+    if current >= 0:
+        line += f", to act: player_{current}"
+        if int(state["turn_seat"]) != current and phase >= E.PH_TURN:
+            line += f" (turn of player_{int(state['turn_seat'])})"
+    return line
+
+
+def _seat_value(state, seat):
+    states = np.array([state]).view(np.recarray) if not isinstance(state, np.recarray) else state
+    return int(E.bike_value(states[0], seat))
+
+
+def ansi(state, config, viewer=None):
+    n = int(state["num_players"])
+    lines = [_summary(state)]
+    top = int(state["discard_size"]) - 1
+    face_up = top >= 0 and state["discard_seen"][top] == E.ALL_SEATS
+    lines.append(f"draw pile {int(state['deck_size'])} cards; discard pile {top + 1} cards, top: "
+                 f"{NAMES[int(state['discard'][top])] if face_up else 'face down' if top >= 0 else '-'}")
+    knocker = int(state["knocker"])
+    if knocker >= 0:
+        lines.append(f"player_{knocker} knocked")
+    if int(state["pending_misery"]) >= 0:
+        slot = int(state["pending_slot"])
+        lines.append(f"in play: {NAMES[int(state['pending_misery'])]} by player_{int(state['turn_seat'])} on "
+                     f"player_{int(state['pending_target'])}" + (f" at {NAMES[slot]}" if slot >= 0 else ""))
+    if int(state["pending_card"]) >= 0:
+        lines.append(f"in transit: {NAMES[int(state['pending_card'])]}")
+    played = min(int(state["round_index"]), E.MAX_ROUNDS)
+    for seat in range(n):
+        scores = " ".join(str(int(v)) for v in state["round_scores"][seat][:played])
+        lines.append(f"player_{seat} [{_STATUS[int(state['status'][seat])]}] total {int(state['totals'][seat])}"
+                     + (f" (rounds: {scores})" if played else ""))
+        bike = _bike_cards(state, seat)
+        if bike:
+            flat = " FLAT TYRE" if state["flat_tyre"][seat] else ""
+            lines.append(f"  bike: {' '.join(label for _, label in bike)} = {_seat_value(state, seat)} HP{flat}")
+        hand = state["hand"][seat]
+        if viewer is None or viewer == seat:
+            lines.append(f"  hand: {' '.join(SHORT[k] for k in _cards(hand)) or '-'}")
+        else:
+            known = " ".join(SHORT[k] for k in _cards(state["known"][seat]))
+            lines.append(f"  hand: {int(hand.sum())} cards" + (f", known: {known}" if known else ""))
+    return "\n".join(lines)
+
+
+_CARD_W, _CARD_H, _GAP = 38, 26, 4
+
+
+def _draw_card(canvas, x, y, kind, label=None):
+    canvas.rect(x, y, _CARD_W, _CARD_H, fill=COLOURS["white"], outline=_CATEGORY_COLOUR[CATEGORY[kind]], width=2)
+    canvas.text(x + _CARD_W / 2, y + _CARD_H / 2, label or SHORT[kind], size=9, anchor="mm")
+
+
+def rgb(state, config):
+    n = int(state["num_players"])
+    row_h = 2 * _CARD_H + 34
+    width = 20 * (_CARD_W + _GAP) + 40
+    canvas = Canvas(width, 60 + n * row_h)
+    canvas.text(10, 8, _summary(state), size=14)
+    top = int(state["discard_size"]) - 1
+    canvas.text(10, 30, f"draw pile: {int(state['deck_size'])}   discard: {top + 1}", size=12)
+    if top >= 0 and state["discard_seen"][top] == E.ALL_SEATS:
+        _draw_card(canvas, 260, 24, int(state["discard"][top]))
+    current = int(state["current_player"])
+    for seat in range(n):
+        y = 60 + seat * row_h
+        colour = COLOURS["red"] if seat == current else COLOURS["ink"]
+        canvas.rect(4, y - 2, width - 8, row_h - 4, outline=colour, width=2 if seat == current else 1)
+        canvas.text(10, y + 2, f"player_{seat}  {_STATUS[int(state['status'][seat])]}  "
+                               f"bike {_seat_value(state, seat)} HP  total {int(state['totals'][seat])}"
+                               + ("  flat tyre" if state["flat_tyre"][seat] else ""), size=11, fill=colour)
+        for i, (kind, label) in enumerate(_bike_cards(state, seat)):
+            _draw_card(canvas, 10 + i * (_CARD_W + _GAP), y + 18, kind, label.split("=")[0])
+        for i, kind in enumerate(_cards(state["hand"][seat])):
+            _draw_card(canvas, 10 + i * (_CARD_W + _GAP), y + 20 + _CARD_H, kind)
+    return canvas.array()
+
+
+__all__ = ["ansi", "rgb", "ROLE_NAMES"]

@@ -1,0 +1,133 @@
+"""Building scripted Volle Socke positions and naming actions, for the rule tests."""
+
+import numpy as np
+
+from envs.volle_socke import engine as E
+from envs.volle_socke.data import COUNTS, NUM_KINDS, SPARE_0
+from envs.volle_socke.env import raw_env
+
+
+def make(num_players=4, seed=0, **config):
+    env = raw_env(num_players=num_players, **config)
+    env.reset(seed=seed)
+    return env
+
+
+# ---- actions by meaning ---------------------------------------------------------------------
+
+
+def discard(kind):
+    return E.DISCARD_BASE + kind
+
+
+def fit(kind, role=None):
+    """Fit ``kind`` onto the own bike; spare parts need a ``role``."""
+    for f in range(E.NUM_FITS):
+        if E.FIT_KIND[f] == kind and (role is None or E.FIT_ROLE[f] == role):
+            return E.FIT_BASE + f
+    raise ValueError((kind, role))
+
+
+def move(kind, role):
+    return E.MOVE_BASE + 3 * (kind - SPARE_0) + role
+
+
+def remove(kind):
+    return E.REMOVE_BASE + int(E.BIKE_INDEX[kind])
+
+
+def slot(kind):
+    return E.SLOT_BASE + int(E.BIKE_INDEX[kind])
+
+
+def misery(kind, places_after):
+    return E.MISERY_BASE + 7 * int(E.MISERY_INDEX[kind]) + places_after - 1
+
+
+# ---- positions ------------------------------------------------------------------------------
+
+
+def counts_of(cards):
+    out = np.zeros(NUM_KINDS, np.int8)
+    for kind in cards:
+        out[kind] += 1
+    return out
+
+
+def contest_position(num_players=4, hands=None, bikes=None, turn=0, knocker=None, flat=(), out=(),
+                     seed=0, **config):
+    """An env in the contest, ``turn`` to play. ``hands[seat]`` lists kinds; ``bikes[seat]`` lists kinds
+    or ``(spare kind, role)``; seats in ``out`` are out of the round. Every other card is in the draw
+    pile, so the 110 cards are all accounted for."""
+    env = make(num_players, seed=seed, **config)
+    rec = env.get_state()
+    r = rec[0]
+    r["hand"][:] = 0
+    r["known"][:] = 0
+    r["bike"][:] = 0
+    r["spare_role"][:] = 0
+    r["flat_tyre"][:] = 0
+    used = np.zeros(NUM_KINDS, np.int64)
+    for seat, cards in (hands or {}).items():
+        r["hand"][seat] = counts_of(cards)
+        used += counts_of(cards)
+    for seat, cards in (bikes or {}).items():
+        for card in cards:
+            kind, role = card if isinstance(card, tuple) else (card, None)
+            r["bike"][seat, kind] += 1
+            used[kind] += 1
+            if role is not None:
+                r["spare_role"][kind - SPARE_0] = role
+    for seat in flat:
+        r["flat_tyre"][seat] = 1
+    rest = COUNTS.astype(np.int64) - used
+    assert (rest >= 0).all(), "more cards of a kind than the deck has"
+    deck = np.repeat(np.arange(NUM_KINDS), rest).astype(np.int8)
+    r["deck"][:] = 0
+    r["deck"][: deck.size] = deck
+    r["deck_size"] = deck.size
+    r["discard_size"] = 0
+    r["discard_public"][:] = 0
+    r["discard_private"][:] = 0
+    r["status"][:] = E.IN_CONTEST
+    for seat in out:
+        r["status"][seat] = E.OUT
+    r["final_owed"][:] = 0
+    r["knocker"] = turn if knocker is None else knocker
+    r["phase"] = E.PH_TURN
+    r["turn_seat"] = turn
+    r["current_player"] = turn
+    r["pass_streak"] = 0
+    env.set_state(rec)
+    return env
+
+
+def record(env):
+    """The live record of ``env`` (a view: changes reach the env)."""
+    return env.unwrapped._states[0]
+
+
+def kind_totals(rec):
+    """Cards of each kind over draw pile, discard pile, hands, bikes and cards in play."""
+    totals = np.zeros(NUM_KINDS, np.int64)
+    np.add.at(totals, rec["deck"][: rec["deck_size"]], 1)
+    np.add.at(totals, rec["discard"][: rec["discard_size"]], 1)
+    totals += rec["hand"].sum(axis=0)
+    totals += rec["bike"].sum(axis=0)
+    for field in ("pending_misery", "pending_card"):
+        if rec[field] >= 0:
+            totals[rec[field]] += 1
+    return totals
+
+
+def legal(env):
+    return set(env.legal_actions())
+
+
+def give(rec, seat, kind):
+    """Move a card of ``kind`` from the draw pile into ``seat``'s hand."""
+    size = int(rec["deck_size"])
+    i = int(np.flatnonzero(rec["deck"][:size] == kind)[0])
+    rec["deck"][i], rec["deck"][size - 1] = rec["deck"][size - 1], rec["deck"][i]
+    rec["deck_size"] = size - 1
+    rec["hand"][seat, kind] += 1

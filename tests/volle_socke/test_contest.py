@@ -1,0 +1,376 @@
+"""The horsepower contest (rulebook V and VI): the four plays and passing, every misery card and
+every reaction, handed-over cards, spare parts moving, and the end of the round."""
+
+import pytest
+
+from envs.volle_socke import engine as E
+from envs.volle_socke.data import (
+    BULL, ENGINE_10, ENGINE_20, ENGINE_50, ENGINE_100, FLAT_FRONT, FRONT, FUCK_TUV, LACH, MOTOR_HER, NAIL, PUMP,
+    RAD_HER, REAR_1, ROLE_ENGINE, ROLE_FRONT, ROLE_REAR, SPARE_0, TURBO, TUV, WOODEN_FRONT,
+)
+
+from .helpers import contest_position, discard, fit, kind_totals, legal, misery, move, record, remove, slot
+
+REAR_2, REAR_3, REAR_4 = REAR_1 + 1, REAR_1 + 2, REAR_1 + 3
+BASIC = [FRONT, ENGINE_20, REAR_1]
+
+
+def top_of_discard(rec):
+    i = rec["discard_size"] - 1
+    return int(rec["discard"][i]), int(rec["discard_seen"][i])
+
+
+def conserved(env):
+    return (kind_totals(record(env)) == E.COUNTS).all()
+
+
+# ---- passing and the end of the round ----------------------------------------------------------
+
+
+def test_the_round_ends_when_every_seat_in_it_has_passed_in_a_row():
+    env = contest_position(3, hands={0: [ENGINE_10], 1: [], 2: []}, bikes={s: BASIC for s in range(3)},
+                           num_rounds=2)
+    rec = record(env)
+    env.step(E.PASS)
+    env.step(E.PASS)
+    assert rec["pass_streak"] == 2 and rec["current_player"] == 2 and rec["round_index"] == 0
+    env.step(E.PASS)
+    assert rec["round_index"] == 1  # three passes in a row
+
+
+def test_a_play_between_passes_starts_the_count_again():
+    env = contest_position(2, hands={0: [ENGINE_10], 1: [ENGINE_20]}, bikes={0: BASIC, 1: BASIC}, num_rounds=2)
+    rec = record(env)
+    env.step(E.PASS)                    # seat 0
+    env.step(discard(ENGINE_20))        # seat 1 plays: the count restarts
+    assert rec["pass_streak"] == 0
+    env.step(E.PASS)                    # seat 0
+    assert rec["round_index"] == 0
+    env.step(E.PASS)                    # seat 1
+    assert rec["round_index"] == 1
+
+
+def test_turns_skip_seats_out_of_the_round():
+    env = contest_position(4, bikes={0: BASIC, 2: BASIC, 3: BASIC}, out=(1,), hands={0: [ENGINE_10]})
+    rec = record(env)
+    seats = []
+    for _ in range(3):
+        seats.append(int(rec["current_player"]))
+        env.step(E.PASS)
+    assert seats == [0, 2, 3]
+
+
+def test_passing_is_always_possible_and_nothing_else_with_nothing_to_play():
+    env = contest_position(2, bikes={0: [], 1: BASIC})
+    assert legal(env) == {E.PASS}
+
+
+# ---- a) remove, c) discard, d) replace -----------------------------------------------------------
+
+
+def test_remove_a_card_from_the_own_bike():
+    env = contest_position(2, bikes={0: BASIC + [ENGINE_10], 1: BASIC})
+    rec = record(env)
+    assert legal(env) >= {remove(FRONT), remove(ENGINE_20), remove(ENGINE_10), remove(REAR_1)}
+    env.step(remove(ENGINE_10))
+    assert rec["bike"][0, ENGINE_10] == 0 and top_of_discard(rec) == (ENGINE_10, E.ALL_SEATS)
+    assert rec["current_player"] == 1 and conserved(env)
+
+
+def test_discard_a_hand_card_face_down():
+    env = contest_position(2, hands={0: [ENGINE_100, FRONT]}, bikes={0: BASIC, 1: BASIC})
+    rec = record(env)
+    rec["known"][0, ENGINE_100] = 1     # the others know seat 0 holds an Engine 100 (taken face up)
+    env.step(discard(FRONT))
+    assert top_of_discard(rec) == (FRONT, 1 << 0)
+    mine = env.observation_layout.views(env.observe("player_0")["observation"])
+    theirs = env.observation_layout.views(env.observe("player_1")["observation"])
+    assert mine["discard_known"][FRONT] == 1 and mine["discard_unknown"][0] == 0
+    assert theirs["discard_known"][FRONT] == 0 and theirs["discard_unknown"][0] == 1
+    assert theirs["discard_top"].sum() == 0  # a face-down top shows nothing
+    # The others cannot tell which card went: they no longer know the Engine 100 is still there.
+    assert rec["known"][0, ENGINE_100] == 0 and rec["hand"][0, ENGINE_100] == 1
+
+
+def test_replace_a_wheel_with_one_from_the_hand():
+    env = contest_position(2, hands={0: [REAR_4, WOODEN_FRONT, FLAT_FRONT]}, bikes={0: BASIC, 1: BASIC})
+    rec = record(env)
+    env.step(fit(REAR_4))
+    assert rec["bike"][0, REAR_4] == 1 and rec["bike"][0, REAR_1] == 0
+    assert top_of_discard(rec) == (REAR_1, E.ALL_SEATS) and E.bike_value(rec, 0) == 80
+    env.step(E.PASS)
+    env.step(fit(FLAT_FRONT))             # a flat front wheel: the bike scores nothing
+    assert rec["flat_tyre"][0] == 1 and E.bike_value(rec, 0) == 0
+    env.step(E.PASS)
+    env.step(fit(WOODEN_FRONT))
+    assert rec["flat_tyre"][0] == 0 and E.bike_value(rec, 0) == 40 and top_of_discard(rec)[0] == FLAT_FRONT
+    assert conserved(env)
+
+
+def test_replace_an_engine_choosing_which_one_goes():
+    env = contest_position(2, hands={0: [ENGINE_100]}, bikes={0: [FRONT, ENGINE_20, ENGINE_10, REAR_1], 1: BASIC})
+    rec = record(env)
+    env.step(fit(ENGINE_100))
+    assert rec["phase"] == E.PH_ENGINE_SLOT and rec["current_player"] == 0
+    assert legal(env) == {slot(ENGINE_20), slot(ENGINE_10)}
+    assert conserved(env)                 # the new engine is in play meanwhile
+    env.step(slot(ENGINE_10))
+    assert rec["bike"][0, ENGINE_100] == 1 and rec["bike"][0, ENGINE_10] == 0
+    assert E.bike_value(rec, 0) == 120 and top_of_discard(rec) == (ENGINE_10, E.ALL_SEATS)
+    assert rec["current_player"] == 1 and conserved(env)
+
+
+def test_a_lost_card_can_be_replaced_into_the_empty_slot():
+    env = contest_position(2, hands={0: [FRONT, ENGINE_50]}, bikes={0: [REAR_1], 1: BASIC})
+    rec = record(env)
+    env.step(fit(FRONT))
+    env.step(E.PASS)
+    env.step(fit(ENGINE_50))              # no engine on the bike: it simply goes in
+    assert rec["phase"] == E.PH_TURN and E.bike_value(rec, 0) == 50
+
+
+def test_without_contest_adds_engines_and_turbos_are_not_added():
+    env = contest_position(2, hands={0: [ENGINE_100, TURBO]}, bikes={0: BASIC, 1: BASIC})
+    assert fit(TURBO) not in legal(env)
+    env.step(fit(ENGINE_100))
+    assert record(env)["phase"] == E.PH_ENGINE_SLOT
+
+
+def test_with_contest_adds_engines_and_turbos_are_added():
+    env = contest_position(2, hands={0: [ENGINE_100, TURBO]}, bikes={0: BASIC, 1: BASIC}, contest_adds=True)
+    rec = record(env)
+    env.step(fit(ENGINE_100))
+    assert rec["phase"] == E.PH_TURN and E.bike_value(rec, 0) == 120
+    env.step(E.PASS)
+    env.step(fit(TURBO))
+    assert E.bike_value(rec, 0) == 240
+
+
+def test_pump_up_the_own_flat_tyre_in_a_turn():
+    env = contest_position(2, hands={0: [PUMP]}, bikes={0: [FLAT_FRONT, ENGINE_100, REAR_1], 1: BASIC}, flat=(0,))
+    rec = record(env)
+    assert E.bike_value(rec, 0) == 0
+    env.step(fit(PUMP))
+    assert rec["flat_tyre"][0] == 0 and E.bike_value(rec, 0) == 100 and top_of_discard(rec)[0] == PUMP
+
+
+def test_pump_only_on_a_flat_tyre():
+    env = contest_position(2, hands={0: [PUMP]}, bikes={0: BASIC, 1: BASIC})
+    assert fit(PUMP) not in legal(env)
+
+
+# ---- spare parts ---------------------------------------------------------------------------------
+
+
+def test_a_laid_out_spare_part_moves_and_takes_another_role():
+    env = contest_position(2, bikes={0: [(SPARE_0, ROLE_FRONT), ENGINE_50, REAR_1], 1: BASIC})
+    rec = record(env)
+    # Into the rear wheel slot, displacing the rear wheel; into the engines; not where it is.
+    assert move(SPARE_0, ROLE_REAR) in legal(env) and move(SPARE_0, ROLE_ENGINE) in legal(env)
+    assert move(SPARE_0, ROLE_FRONT) not in legal(env)
+    env.step(move(SPARE_0, ROLE_ENGINE))
+    assert rec["spare_role"][0] == ROLE_ENGINE and E.engine_power(rec, 0) == 60
+    assert E.wheel_of(rec, 0, ROLE_FRONT) == -1 and E.bike_value(rec, 0) == 0
+    env.step(E.PASS)
+    # With the front slot empty it cannot move there: every move must displace a card.
+    assert move(SPARE_0, ROLE_FRONT) not in legal(env)
+    env.step(move(SPARE_0, ROLE_REAR))
+    assert E.wheel_of(rec, 0, ROLE_REAR) == SPARE_0 and top_of_discard(rec) == (REAR_1, E.ALL_SEATS)
+    assert conserved(env)
+
+
+def test_spare_part_from_the_hand_in_any_role():
+    env = contest_position(2, hands={0: [SPARE_0 + 5]}, bikes={0: BASIC, 1: BASIC})
+    assert {fit(SPARE_0 + 5, r) for r in (ROLE_FRONT, ROLE_REAR, ROLE_ENGINE)} <= legal(env)
+    env.step(fit(SPARE_0 + 5, ROLE_REAR))
+    assert E.bike_value(record(env), 0) == 20 * 4
+
+
+# ---- misery cards and reactions -------------------------------------------------------------------
+
+
+def test_misery_cards_need_a_fitting_card_on_a_bike_in_the_contest():
+    hands = {0: [MOTOR_HER, RAD_HER, TUV, BULL, NAIL]}
+    env = contest_position(4, hands=hands, bikes={0: BASIC, 1: [WOODEN_FRONT, REAR_1], 2: [TURBO], 3: BASIC},
+                           out=())
+    can = legal(env)
+    assert misery(MOTOR_HER, 1) not in can and misery(MOTOR_HER, 2) not in can and misery(MOTOR_HER, 3) in can
+    assert misery(RAD_HER, 1) in can and misery(RAD_HER, 2) not in can
+    assert misery(TUV, 2) in can and misery(BULL, 2) in can          # TÜV and Bull take any card
+    assert misery(NAIL, 1) not in can and misery(NAIL, 3) in can     # no tyre on a wooden wheel
+    assert not any(E.MISERY_BASE + 7 * m + 3 in can for m in range(5))  # no seat 4 places on with 4 players
+
+
+def test_no_misery_on_a_seat_out_of_the_round():
+    env = contest_position(3, hands={0: [TUV]}, bikes={0: BASIC, 1: BASIC, 2: BASIC}, out=(1,))
+    assert misery(TUV, 1) not in legal(env) and misery(TUV, 2) in legal(env)
+
+
+def test_tuv_sends_the_challenged_card_face_down_to_the_discard_pile():
+    env = contest_position(3, hands={0: [TUV]}, bikes={0: BASIC, 1: BASIC + [TURBO], 2: BASIC})
+    rec = record(env)
+    env.step(misery(TUV, 1))
+    assert rec["phase"] == E.PH_MISERY_SLOT and rec["current_player"] == 0
+    assert legal(env) == {slot(FRONT), slot(ENGINE_20), slot(REAR_1), slot(TURBO)}
+    env.step(slot(TURBO))
+    assert rec["phase"] == E.PH_REACT and rec["current_player"] == 1
+    assert legal(env) == {E.ACCEPT}
+    assert conserved(env)
+    env.step(E.ACCEPT)
+    assert rec["bike"][1, TURBO] == 0
+    assert [int(k) for k in rec["discard"][:2]] == [TUV, TURBO]
+    assert rec["current_player"] == 1 and rec["turn_seat"] == 1  # seat 1's own turn follows
+    assert conserved(env)
+
+
+@pytest.mark.parametrize("joy,reaction", [(FUCK_TUV, E.REACT_FUCK_TUV), (LACH, E.REACT_LACH)])
+def test_tuv_is_answered_by_fuck_for_tuv_or_da_lach_ich_doch_ueber(joy, reaction):
+    env = contest_position(2, hands={0: [TUV], 1: [joy]}, bikes={0: BASIC, 1: BASIC})
+    rec = record(env)
+    env.step(misery(TUV, 1))
+    env.step(slot(ENGINE_20))
+    assert legal(env) == {E.ACCEPT, reaction}
+    env.step(reaction)
+    assert rec["bike"][1, ENGINE_20] == 1 and rec["hand"][1, joy] == 0
+    assert sorted(int(k) for k in rec["discard"][:2]) == sorted([TUV, joy])
+    # The reaction was not seat 1's turn: it is seat 1's turn now, and it must play (or pass).
+    assert rec["current_player"] == 1 and rec["phase"] == E.PH_TURN and conserved(env)
+
+
+def test_bull_is_answered_only_by_da_lach_ich_doch_ueber():
+    env = contest_position(2, hands={0: [BULL], 1: [FUCK_TUV, LACH]}, bikes={0: BASIC, 1: BASIC})
+    rec = record(env)
+    env.step(misery(BULL, 1))
+    env.step(slot(FRONT))
+    assert legal(env) == {E.ACCEPT, E.REACT_LACH}
+    env.step(E.ACCEPT)
+    assert E.wheel_of(rec, 1, ROLE_FRONT) == -1 and E.bike_value(rec, 1) == 0
+    assert top_of_discard(rec) == (FRONT, E.ALL_SEATS)
+
+
+def test_nail_makes_the_front_tyre_flat_unless_pumped_or_laughed_off():
+    env = contest_position(2, hands={0: [NAIL, NAIL], 1: [PUMP, LACH]}, bikes={0: BASIC, 1: BASIC})
+    rec = record(env)
+    env.step(misery(NAIL, 1))             # the front tyre is the only target: no slot to choose
+    assert rec["phase"] == E.PH_REACT and rec["pending_slot"] == FRONT
+    assert legal(env) == {E.ACCEPT, E.REACT_LACH, E.REACT_PUMP}
+    env.step(E.REACT_PUMP)
+    assert rec["flat_tyre"][1] == 0 and rec["hand"][1, PUMP] == 0
+    env.step(E.PASS)                      # seat 1's turn
+    env.step(misery(NAIL, 1))
+    env.step(E.ACCEPT)
+    assert rec["flat_tyre"][1] == 1 and E.bike_value(rec, 1) == 0
+    assert conserved(env)
+
+
+def test_a_nailed_tyre_is_pumped_up_later_and_a_replaced_wheel_is_whole():
+    env = contest_position(2, hands={1: [PUMP, FRONT]}, bikes={0: BASIC, 1: BASIC}, flat=(1,), turn=1)
+    rec = record(env)
+    assert misery(NAIL, 1) not in legal(env)
+    env.step(fit(PUMP))
+    assert rec["flat_tyre"][1] == 0
+    rec["flat_tyre"][1] = 1
+    env.step(E.PASS)
+    env.step(fit(FRONT))
+    assert rec["flat_tyre"][1] == 0 and E.bike_value(rec, 1) == 20
+
+
+def test_motor_her_hands_an_engine_to_the_attackers_bike():
+    env = contest_position(3, hands={0: [MOTOR_HER]}, bikes={0: BASIC, 1: [FRONT, ENGINE_100, ENGINE_10, REAR_1],
+                                                             2: BASIC})
+    rec = record(env)
+    env.step(misery(MOTOR_HER, 1))
+    assert legal(env) == {slot(ENGINE_100), slot(ENGINE_10)}  # only engines
+    env.step(slot(ENGINE_100))
+    assert legal(env) == {E.ACCEPT}
+    hand_before = rec["hand"][0].copy()
+    env.step(E.ACCEPT)
+    # Used at once: onto the receiver's bike, never into its hand.
+    assert rec["bike"][0, ENGINE_100] == 1 and rec["bike"][1, ENGINE_100] == 0
+    assert (rec["hand"][0] == hand_before).all()
+    assert E.bike_value(rec, 0) == 120 and E.bike_value(rec, 1) == 10
+    assert rec["current_player"] == 1 and conserved(env)
+
+
+def test_motor_her_is_laughed_off():
+    env = contest_position(2, hands={0: [MOTOR_HER], 1: [LACH, FUCK_TUV]}, bikes={0: BASIC, 1: BASIC})
+    rec = record(env)
+    env.step(misery(MOTOR_HER, 1))
+    env.step(slot(ENGINE_20))
+    assert legal(env) == {E.ACCEPT, E.REACT_LACH}
+    env.step(E.REACT_LACH)
+    assert rec["bike"][1, ENGINE_20] == 1 and rec["bike"][0, ENGINE_20] == 1
+
+
+def test_rad_her_takes_a_front_wheel_flat_tyre_and_all():
+    env = contest_position(2, hands={0: [RAD_HER]}, bikes={0: [WOODEN_FRONT, ENGINE_20, REAR_1],
+                                                         1: [FRONT, ENGINE_10, REAR_4]}, flat=(1,))
+    rec = record(env)
+    env.step(misery(RAD_HER, 1))
+    assert legal(env) == {slot(FRONT), slot(REAR_4)}
+    env.step(slot(FRONT))
+    env.step(E.ACCEPT)
+    # The received wheel replaces the attacker's front wheel, which goes to the discard pile.
+    assert E.wheel_of(rec, 0, ROLE_FRONT) == FRONT and rec["flat_tyre"][0] == 1
+    assert top_of_discard(rec) == (WOODEN_FRONT, E.ALL_SEATS)
+    assert E.wheel_of(rec, 1, ROLE_FRONT) == -1 and rec["flat_tyre"][1] == 0
+    assert conserved(env)
+
+
+def test_rad_her_takes_a_rear_wheel():
+    env = contest_position(2, hands={0: [RAD_HER]}, bikes={0: BASIC, 1: [FRONT, ENGINE_10, REAR_4]})
+    rec = record(env)
+    env.step(misery(RAD_HER, 1))
+    env.step(slot(REAR_4))
+    env.step(E.ACCEPT)
+    assert E.wheel_of(rec, 0, ROLE_REAR) == REAR_4 and E.bike_value(rec, 0) == 80
+    assert E.wheel_of(rec, 1, ROLE_REAR) == -1
+
+
+def test_a_spare_part_handed_over_takes_any_role_the_receiver_chooses():
+    env = contest_position(2, hands={0: [MOTOR_HER]}, bikes={0: BASIC, 1: [FRONT, (SPARE_0 + 3, ROLE_ENGINE),
+                                                                          REAR_1]})
+    rec = record(env)
+    env.step(misery(MOTOR_HER, 1))
+    env.step(slot(SPARE_0 + 3))
+    env.step(E.ACCEPT)
+    assert rec["phase"] == E.PH_PLACE and rec["current_player"] == 0
+    assert legal(env) == {fit(SPARE_0 + 3, r) for r in (ROLE_FRONT, ROLE_REAR, ROLE_ENGINE)}
+    assert conserved(env)
+    env.step(fit(SPARE_0 + 3, ROLE_REAR))  # the engine becomes a 4th-gear rear wheel
+    assert E.wheel_of(rec, 0, ROLE_REAR) == SPARE_0 + 3 and E.bike_value(rec, 0) == 80
+    assert rec["current_player"] == 1 and rec["phase"] == E.PH_TURN and conserved(env)
+
+
+def test_the_target_next_in_turn_still_plays_its_own_turn_after_reacting():
+    env = contest_position(3, hands={0: [TUV], 1: [LACH, ENGINE_10]}, bikes={s: BASIC for s in range(3)})
+    rec = record(env)
+    env.step(misery(TUV, 1))
+    env.step(slot(ENGINE_20))
+    env.step(E.REACT_LACH)
+    assert rec["turn_seat"] == 1 and rec["current_player"] == 1 and rec["phase"] == E.PH_TURN
+    env.step(discard(ENGINE_10))
+    assert rec["current_player"] == 2
+
+
+def test_misery_on_a_seat_further_round_the_table():
+    env = contest_position(4, hands={2: [BULL]}, bikes={s: BASIC for s in range(4)}, turn=2)
+    rec = record(env)
+    env.step(misery(BULL, 3))             # three seats after seat 2: seat 1
+    assert rec["pending_target"] == 1
+    env.step(slot(REAR_1))
+    assert rec["current_player"] == 1
+    env.step(E.ACCEPT)
+    assert rec["current_player"] == 3     # the turn goes on after the attacker
+
+
+def test_observers_see_the_misery_in_play():
+    env = contest_position(3, hands={0: [RAD_HER]}, bikes={s: BASIC for s in range(3)})
+    env.step(misery(RAD_HER, 2))
+    env.step(slot(REAR_1))
+    views = env.observation_layout.views(env.observe("player_1")["observation"])
+    assert views["pending_misery"].tolist() == [0, 1, 0, 0, 0]
+    assert views["pending_target"][1] == 1     # seat 2 is one place after seat 1
+    assert views["pending_slot"][E.BIKE_INDEX[REAR_1]] == 1
+    assert views["to_act"][1] == 1 and views["turn_of"][2] == 1  # seat 2 reacts; seat 0's turn
+    assert views["phase"][E.PH_REACT] == 1
