@@ -53,7 +53,6 @@ class HeuristicAgent(base.Agent):
         self.v, self.mask = v, action_mask
         self.me = int(v["seat"].argmax())
         self.role = int(v["role"].argmax())
-        self.knows_all = v["known_roles"][: self.n].sum() == self.n
         self.team = {p for p in range(self.n) if v["known_roles"][p, E.FASCIST] or v["known_roles"][p, E.HITLER]}
         self.hitler = next((p for p in range(self.n) if v["known_roles"][p, E.HITLER]), None)
         self.alive = v["alive"][: self.n] > 0
@@ -164,9 +163,6 @@ class HeuristicAgent(base.Agent):
                 if value > best_value:
                     best, best_value = offset, value
         return best
-
-    def _public_suspicion(self, p):
-        return self.suspicion[p]
 
     def _nominee_score(self, p):
         if self.role == E.FASCIST:
