@@ -165,12 +165,25 @@ def card_type(card, seat, num_players):
     return int(relative_colour(CARD_COLOUR[card], seat, num_players)) * NUM_LETTERS + int(CARD_LETTER[card])
 
 
+def _seen_types():
+    table = np.zeros((MAX_PLAYERS + 1, MAX_PLAYERS, NUM_CARDS), np.int8)
+    for n in range(2, MAX_PLAYERS + 1):
+        for seat in range(n):
+            for card in range(NUM_CARDS):
+                table[n, seat, card] = card_type(card, seat, n)
+    return table
+
+
 @njit(cache=True)
 def relative_colour(colour, seat, num_players):
     # Seats' colours are rotated so that a seat's own is 0; unused colours keep their index.
-    if colour < num_players:
-        return (colour - seat + num_players) % num_players
-    return colour
+    if colour >= num_players:
+        return colour
+    return colour - seat if colour >= seat else colour - seat + num_players
+
+
+#: SEEN_TYPES[num_players, seat, card]: card_type precomputed (a compile-time constant for numba).
+SEEN_TYPES = _seen_types()
 
 
 @njit(cache=True)
@@ -207,18 +220,22 @@ def is_face_down(state, square):
 
 
 @njit(cache=True)
-def may_continue(state, seat, square, fellows, with_devil):
-    """Whether a disc that entered ``square`` may step on from it (it may always stop there)."""
+def may_continue(board, card_up, held_letters, square, fellows, with_devil):
+    """Whether a disc that entered ``square`` may step on from it (it may always stop there).
+
+    ``board`` and ``card_up`` are the record's arrays, ``held_letters`` the mover's letters,
+    ``fellows`` the number of other discs on the square, ``with_devil`` whether the mover has one.
+    """
     if fellows == 1:
         return with_devil  # a devil crosses one fellow disc, whatever card lies under it
-    card = state.board[square]
+    card = board[square]
     if card < 0:
         return True  # empty spaces (and the empty devil space) are crossed freely
-    if state.card_up[card] == 0:
+    if card_up[card] == 0:
         return with_devil  # a face-down card stops you, unless a devil carries you over it
     if CARD_KIND[card] != PERSON:
         return False  # face-up devils and towers always stop you
-    return state.letters[seat, CARD_LETTER[card]] != 0  # hall pass: you hold that letter (any colour)
+    return held_letters[CARD_LETTER[card]] != 0  # hall pass: you hold that letter (any colour)
 
 
 @njit(cache=True)
@@ -229,14 +246,15 @@ def reachable_squares(state, seat, dest):
     holds two other discs or is the devil space with devils on it; what lies on it decides
     whether the disc may go on (:func:`may_continue`). A move may stop on any square it enters.
     """
-    fellows = np.zeros(NUM_SQUARES, np.int8)
+    scratch = np.zeros((3, NUM_SQUARES), np.int8)  # one allocation for the three work arrays
+    fellows, seen, queue = scratch[0], scratch[1], scratch[2]
     for other in range(state.num_players):
         if other != seat and state.status[other] == ON_BOARD and state.disc[other] >= 0:
             fellows[state.disc[other]] += 1
-    seen = np.zeros(NUM_SQUARES, np.int8)
-    queue = np.empty(NUM_SQUARES, np.int8)
-    start = state.disc[seat]
+    board, card_up, held_letters = state.board, state.card_up, state.letters[seat]
     with_devil = state.devils[seat] > 0
+    devil_space_blocked = state.devils_home > 0
+    start = state.disc[seat]
     seen[start] = 1
     queue[0] = start
     head, tail, count = 0, 1, 0
@@ -248,11 +266,11 @@ def reachable_squares(state, seat, dest):
             if nxt < 0 or seen[nxt]:
                 continue
             seen[nxt] = 1  # entering and going on do not depend on the direction: one visit suffices
-            if fellows[nxt] >= 2 or (nxt == DEVIL_SPACE and state.devils_home > 0):
+            if fellows[nxt] >= 2 or (nxt == DEVIL_SPACE and devil_space_blocked):
                 continue
             dest[nxt] = 1
             count += 1
-            if may_continue(state, seat, nxt, fellows[nxt], with_devil):
+            if may_continue(board, card_up, held_letters, nxt, fellows[nxt], with_devil):
                 queue[tail] = nxt
                 tail += 1
     return count
@@ -702,7 +720,7 @@ def observe(state, seat, out):
         out[O_ACTING + (int(state.current_player) - seat + n) % n] = 1.0
     observe_cards(state, seat, out)
     for k in range(n):
-        other = (seat + k) % n
+        other = seat + k if seat + k < n else seat + k - n
         if state.status[other] == ON_BOARD and state.disc[other] >= 0:
             out[O_DISCS + k * NUM_SQUARES + int(state.disc[other])] = 1.0
         for letter in range(NUM_LETTERS):
@@ -736,49 +754,54 @@ def unknown_to(state, seat, card):
 def observe_cards(state, seat, out):
     """Each square's card as ``seat`` may know it: face-up and peeked cards exactly; any other
     face-down card as the uniform mix of the cards of its group this seat cannot place."""
-    n = state.num_players
-    done = np.zeros(NUM_CARDS + 1, np.int8)  # groups already written
+    n = int(state.num_players)
+    # Local views of the record's arrays: numba re-derives a field on every access otherwise.
+    board, card_up, card_square, group_of = state.board, state.card_up, state.card_square, state.group
+    mine = state.known[seat]
     for square in range(NUM_SQUARES):
-        card = state.board[square]
-        base = O_SQUARES + 4 * square
+        card = board[square]
         if square == DEVIL_SPACE:
-            out[base + 3] = 1.0
+            out[O_SQUARES + 4 * square + 3] = 1.0
         elif card < 0:
-            out[base] = 1.0
+            out[O_SQUARES + 4 * square] = 1.0
         else:
-            out[base + (2 if state.card_up[card] else 1)] = 1.0
-            if state.card_up[card] == 0:
-                for k in range(n):
-                    if state.known[(seat + k) % n, card]:
-                        out[O_PEEKED + k * NUM_SQUARES + square] = 1.0
-            if not unknown_to(state, seat, card):
-                out[O_CARDS + NUM_TYPES * square + card_type(card, seat, n)] = 1.0
-                out[O_CERTAIN + square] = 1.0
-            elif not done[state.group[card]]:
-                done[state.group[card]] = 1
-                write_group_belief(state, seat, state.group[card], out)
-
-
-@njit(cache=True)
-def write_group_belief(state, seat, group, out):
-    n = state.num_players
-    belief = np.zeros(NUM_TYPES, np.float32)
-    members = 0
+            out[O_SQUARES + 4 * square + (2 if card_up[card] else 1)] = 1.0
+    for k in range(n):  # who peeked at which face-down card is public
+        peeks = state.known[seat + k if seat + k < n else seat + k - n]
+        for card in range(NUM_CARDS):
+            if peeks[card] and card_up[card] == 0 and card_square[card] >= 0:
+                out[O_PEEKED + k * NUM_SQUARES + int(card_square[card])] = 1.0
+    types = SEEN_TYPES[n, seat]
+    unknown = np.zeros(NUM_CARDS + 1, np.int8)  # cards of each group this seat cannot place
+    last_group = 0
     for card in range(NUM_CARDS):
-        if state.group[card] == group and unknown_to(state, seat, card):
-            belief[card_type(card, seat, n)] += 1.0
-            members += 1
-    distinct = 0
-    for t in range(NUM_TYPES):
-        distinct += belief[t] > 0
-        belief[t] /= members
-    for square in range(NUM_SQUARES):
-        card = state.board[square]
-        if card >= 0 and state.group[card] == group and unknown_to(state, seat, card):
-            base = O_CARDS + NUM_TYPES * square
+        if card_up[card] == 0 and mine[card] == 0:
+            unknown[group_of[card]] += 1
+            last_group = max(last_group, group_of[card])
+        elif card_square[card] >= 0:
+            square = int(card_square[card])
+            out[O_CARDS + NUM_TYPES * square + int(types[card])] = 1.0
+            out[O_CERTAIN + square] = 1.0
+    # Each group's unknown cards: the mix of their types, then copied to each of their squares.
+    mix = np.zeros((last_group + 1, NUM_TYPES), np.float32)
+    for card in range(NUM_CARDS):
+        if card_up[card] == 0 and mine[card] == 0:
+            mix[group_of[card], types[card]] += 1.0
+    distinct = np.zeros(last_group + 1, np.int8)
+    for group in range(last_group + 1):
+        if unknown[group] > 0:
+            row = mix[group]
             for t in range(NUM_TYPES):
-                out[base + t] = belief[t]
-            if distinct == 1:
+                distinct[group] += row[t] > 0
+                row[t] /= unknown[group]
+    beliefs = out[O_CARDS : O_CARDS + NUM_SQUARES * NUM_TYPES].reshape((NUM_SQUARES, NUM_TYPES))
+    for card in range(NUM_CARDS):
+        if card_up[card] == 0 and mine[card] == 0 and card_square[card] >= 0:
+            square, group = int(card_square[card]), group_of[card]
+            row, source = beliefs[square], mix[group]
+            for t in range(NUM_TYPES):
+                row[t] = source[t]
+            if distinct[group] == 1:
                 out[O_CERTAIN + square] = 1.0
 
 
