@@ -15,7 +15,7 @@ BENCH_STAMP := $(VENV)/.installed-bench
 $(STAMP): pyproject.toml Makefile
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet $(TORCH) -e ".[train,dev]"
+	$(PY) -m pip install --quiet $(TORCH) -e ".[train,dev,distributed]"
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -28,7 +28,7 @@ test: $(STAMP)
 
 # The peers (OpenSpiel, PettingZoo classic card games, Pgx on jax) are installed only for benchmarks.
 $(BENCH_STAMP): $(STAMP)
-	$(PY) -m pip install --quiet $(TORCH) -e ".[train,dev,bench]"
+	$(PY) -m pip install --quiet $(TORCH) -e ".[train,dev,distributed,bench]"
 	touch $(BENCH_STAMP)
 
 bench: $(BENCH_STAMP)
