@@ -287,7 +287,7 @@ def knows_all_roles(state, seat):
 
 @njit(cache=True)
 def holds_hand(state, seat):
-    """Whether ``seat`` holds the session's policies now (a president also knows what it passed)."""
+    """Whether ``seat`` holds the session's policies now."""
     if state.phase == PRESIDENT_LEGISLATES:
         return seat == state.president
     if state.phase == CHANCELLOR_LEGISLATES or state.phase == VETO:
@@ -297,6 +297,7 @@ def holds_hand(state, seat):
 
 @njit(cache=True)
 def knows_hand(state, seat):
+    """Whether ``seat`` knows the held policies: their holder, or the president who passed them."""
     if state.phase == CHANCELLOR_LEGISLATES or state.phase == VETO:
         return seat == state.chancellor or seat == state.president
     return holds_hand(state, seat)
