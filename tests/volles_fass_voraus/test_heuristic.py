@@ -1,0 +1,106 @@
+"""The rule-based agent: legal play, its documented habits, and that it beats random players."""
+
+import numpy as np
+import pytest
+
+from agents.base import RandomAgent
+from agents.heuristic import heuristic_for
+from agents.heuristic.volles_fass_voraus import HeuristicAgent
+from envs.volles_fass_voraus import data, engine
+
+from .helpers import (
+    C, E, P, SAILOR, act, deck_of, first_to_move, give_sailors, load_deck, new_env, raw_env, record,
+)
+
+
+def play(n, seed, agents, **options):
+    env = raw_env(num_players=n, **options)
+    env.reset(seed=seed)
+    state = record(env)
+    for seat, agent in enumerate(agents):
+        agent.reset(seat, "volles_fass_voraus_v0", env.config)
+    while not state.terminal:
+        seat = int(state.current_player)
+        obs = env.observe(f"player_{seat}")
+        action = agents[seat].act(obs["observation"], obs["action_mask"])
+        assert obs["action_mask"][action] == 1, f"illegal {env.action_to_str(action)}"
+        env.step(action)
+    return state
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_only_legal_actions(n):
+    for game in range(12):
+        options = {"harbour_reveal": ("on_approach", "all_at_start")[game % 2], "fassel_moves_per_turn": 1 + game % 3}
+        agents = [HeuristicAgent(seed=seat) if (seat + game) % 3 else RandomAgent(seat) for seat in range(n)]
+        play(n, game, agents, **options)
+    assert isinstance(heuristic_for("volles_fass_voraus_v0", seed=1), HeuristicAgent)
+
+
+@pytest.mark.parametrize("n,games,min_win_rate", [(2, 100, 0.8), (4, 160, 0.6)])
+def test_heuristic_beats_random_players(n, games, min_win_rate):
+    # Measured: it wins about 98% of games against random players (a random seat wins 1/n).
+    wins, doubloons = 0, []
+    for game in range(games):
+        seat = game % n
+        agents = [HeuristicAgent(game) if s == seat else RandomAgent(game * 10 + s) for s in range(n)]
+        state = play(n, 700 + game, agents)
+        wins += state.reward[seat] == 1.0
+        doubloons.append(int(state.doubloons[seat]))
+    assert wins / games > min_win_rate
+    assert np.mean(doubloons) > 12
+
+
+def decide(env, seat):
+    agent = HeuristicAgent(seed=0)
+    agent.reset(seat, "volles_fass_voraus_v0", env.config)
+    obs = env.observe(f"player_{seat}")
+    return agent.act(obs["observation"], obs["action_mask"])
+
+
+def test_sells_where_it_pays_most_on_the_last_chance():
+    env = new_env(3)
+    state = first_to_move(env, 0, harbour=data.DEST_HARBOUR - 1)  # destination: *->2, **->3, **->4, *->3
+    load_deck(state, 0, deck_of((0, P),))
+    assert decide(env, 0) == E.A_BERTH + 3  # one barrel: the pairs are impossible, 3 beats 2
+
+
+def test_places_a_new_barrel_without_burying_a_valuable_one():
+    env = new_env(3)
+    state = first_to_move(env, 0, next_tile="L1")
+    load_deck(state, 0, deck_of((5, P),))  # an extractable purple in the second row
+    act(env, E.A_BERTH + 0, E.A_COLOUR + 2)  # load a colourless barrel: where to put it?
+    space = decide(env, 0) - E.A_SPACE
+    assert space not in (1, 2)  # right in front of the purple's corridor
+    deck = state.deck[0].copy()
+    deck[space] = C
+    assert (engine.extractable(deck) >> 5) & 1
+
+
+def test_barry_frees_the_barrel_it_wants_to_sell():
+    env = new_env(3)
+    state = first_to_move(env, 2, harbour=8, next_tile="U1")
+    load_deck(state, 2, deck_of((4, P), (7, C)))  # Gerry's position: the colourless touches the purple
+    give_sailors(state, 2, "Barry Fassel")
+    act(env, E.A_BERTH + 0)  # U1 berth 1: a colourless barrel for 2
+    action = decide(env, 2)
+    assert action >= E.A_MOVE
+    deck = state.deck[2].copy()
+    engine.apply_move(deck, action - E.A_MOVE)
+    assert engine.extractable(deck) == sum(1 << s for s in range(14) if deck[s])  # both barrels free now
+    act(env, action)
+    assert decide(env, 2) == E.A_SPACE + 7
+
+
+def test_gives_pirates_the_cheapest_barrel_and_seasickness_the_least_useful_sailor():
+    env = new_env(3)
+    state = first_to_move(env, 0, next_tile="L5")  # berth 4: pirates rob a barrel
+    load_deck(state, 0, deck_of((0, P), (1, C)))
+    act(env, E.A_BERTH + 3)
+    assert decide(env, 0) == E.A_SPACE + 1
+    env = new_env(3)
+    state = first_to_move(env, 0, next_tile="L3")  # berth 3: one sailor seasick
+    give_sailors(state, 0, "Barry Fassel", "Stormy D.")
+    load_deck(state, 0, deck_of((0, P),))
+    act(env, E.A_BERTH + 2)
+    assert decide(env, 0) == E.A_SAILOR + SAILOR["Stormy D."]
