@@ -24,7 +24,7 @@ demo: $(STAMP)
 	$(PY) -m training.demo
 
 test: $(STAMP)
-	$(PY) -m pytest -n $(JOBS) tests
+	$(PY) -m pytest -n $(JOBS) tests --nbmake notebooks
 
 # The peers (OpenSpiel, PettingZoo classic card games, Pgx on jax) are installed only for benchmarks.
 $(BENCH_STAMP): $(STAMP)
