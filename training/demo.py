@@ -4,7 +4,8 @@
    VectorGame throughput.
 2. A tournament of random, heuristic and ISMCTS agents in every game (seats rotated), with win
    rates, 95% intervals and openskill ratings.
-3. A short MaskablePPO self-play run on one game, ending with its win rate against random agents.
+3. A short MaskablePPO self-play run (Volles Fass voraus, 2 players by default), ending with its
+   win rates against random and heuristic agents.
 4. The tables again, together, and a GIF replay of the trained policy.
 
     python -m training.demo [--games 50] [--tournament-games 12] [--train-steps 30000] [--out runs/demo]
@@ -20,7 +21,7 @@ import envs
 from envs.core.vector import VectorGame
 from envs.testing.play import play_aec, play_parallel
 
-TRAIN_GAME = "teufel_teufel_v0"
+TRAIN_GAME, TRAIN_PLAYERS = "volles_fass_voraus_v0", 2
 
 
 # ---- 1. random play ------------------------------------------------------------------------
@@ -75,10 +76,11 @@ def tournament(env_id, games, seed, ismcts_iterations):
 # ---- 3. self-play -------------------------------------------------------------------------
 
 
-def self_play(env_id, steps, out, seed):
+def self_play(env_id, players, steps, out, seed):
     from training import selfplay
 
-    args = selfplay.parse_args([env_id, "--timesteps", str(steps), "--out", str(out), "--seed", str(seed),
+    args = selfplay.parse_args([env_id, "--players", str(players), "--timesteps", str(steps), "--out", str(out),
+                                "--seed", str(seed),
                                 "--eval-every", str(max(steps // 3, 1)), "--snapshot-every", str(max(steps // 3, 1)),
                                 "--eval-games", "100"])
     _, history = selfplay.train(args)
@@ -91,6 +93,7 @@ def main(argv=None):
     parser.add_argument("--tournament-games", type=int, default=12, help="tournament games per env id")
     parser.add_argument("--ismcts-iterations", type=int, default=50)
     parser.add_argument("--train-game", default=TRAIN_GAME, choices=list(envs.ENV_IDS))
+    parser.add_argument("--train-players", type=int, default=TRAIN_PLAYERS)
     parser.add_argument("--train-steps", type=int, default=30_000)
     parser.add_argument("--skip-training", action="store_true")
     parser.add_argument("--seed", type=int, default=0)
@@ -121,7 +124,7 @@ def main(argv=None):
     training_summary = "self-play skipped (--skip-training)"
     if not args.skip_training:
         print(f"\n== 3. self-play MaskablePPO on {args.train_game} ({args.train_steps} steps)", flush=True)
-        history = self_play(args.train_game, args.train_steps, out / "selfplay", args.seed)
+        history = self_play(args.train_game, args.train_players, args.train_steps, out / "selfplay", args.seed)
         first, last = history[0], history[-1]
         rates = ", ".join(f"{k.replace('win_rate_', '')} {last[k]:.2f}" for k in last if k.startswith("win_rate"))
         training_summary = (f"{args.train_game}: after {last['timesteps']} steps the policy wins {rates} "
@@ -132,10 +135,10 @@ def main(argv=None):
         from agents.policy import PolicyAgent
         from envs.core.play import record_gif
 
-        game = envs.game_of(args.train_game)
         lineup = [PolicyAgent(str(out / "selfplay" / "checkpoint.zip"))] + [
-            RandomAgent(seed=s) for s in range(1, game.default_players)]
-        record_gif(args.train_game, lineup, out / "trained_policy.gif", seed=args.seed)
+            RandomAgent(seed=s) for s in range(1, args.train_players)]
+        record_gif(args.train_game, lineup, out / "trained_policy.gif", seed=args.seed,
+                   config={"num_players": args.train_players})
 
     print("\n== results")
     print(random_table(rows))

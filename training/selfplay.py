@@ -220,7 +220,8 @@ def make_callback(args, out, history):
         def _on_training_start(self):
             from tqdm import tqdm
 
-            self.bar = tqdm(total=args.timesteps, initial=self.model.num_timesteps, desc="self-play", unit="step")
+            self.bar = tqdm(total=args.timesteps, initial=self.model.num_timesteps, desc="self-play", unit="step",
+                            mininterval=2.0)
             self.next_snapshot = self.model.num_timesteps + args.snapshot_every
             self.next_eval = self.model.num_timesteps + args.eval_every
 
