@@ -1,11 +1,9 @@
 """Pictures of a Volle Socke table: ``ansi`` text and an ``rgb`` image (the spectator's view)."""
 
-import numpy as np
-
 from envs.core.render import COLOURS, Canvas
 
 from . import engine as E
-from .data import CATEGORY, NAMES, NUM_KINDS, ROLE_NAMES, SHORT, SPARE_0
+from .data import CATEGORY, NAMES, NUM_KINDS, SHORT, SPARE_0
 
 _STATUS = ("building", "in the contest", "out of this round")
 _CATEGORY_COLOUR = {"joy": COLOURS["green"], "misery": COLOURS["red"], "spare": COLOURS["purple"],
@@ -41,8 +39,7 @@ def _summary(state):
 
 
 def _seat_value(state, seat):
-    states = np.array([state]).view(np.recarray) if not isinstance(state, np.recarray) else state
-    return int(E.bike_value(states[0], seat))
+    return int(E.bike_value(state, seat))
 
 
 def ansi(state, config, viewer=None):
@@ -111,5 +108,3 @@ def rgb(state, config):
             _draw_card(canvas, 10 + i * (_CARD_W + _GAP), y + 20 + _CARD_H, kind)
     return canvas.array()
 
-
-__all__ = ["ansi", "rgb", "ROLE_NAMES"]

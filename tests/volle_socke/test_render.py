@@ -1,0 +1,29 @@
+"""The text and picture renderings: a viewer sees only its own hand."""
+
+import numpy as np
+
+from envs.volle_socke.data import ENGINE_50, FRONT, LACH, REAR_1, TURBO, WOODEN_FRONT
+from envs.volle_socke.env import raw_env
+
+from .helpers import contest_position, record
+
+
+def test_ansi_shows_bikes_and_values_and_hides_other_hands_from_a_viewer():
+    env = contest_position(3, hands={0: [LACH], 1: [TURBO, TURBO]},
+                           bikes={0: [WOODEN_FRONT, ENGINE_50, REAR_1 + 2], 1: [FRONT, ENGINE_50, REAR_1]})
+    record(env)["known"][1, TURBO] = 1
+    env.render_mode = "ansi"
+    everything = env.render()
+    assert "bike: E50 WOD R3 = 75 HP" in everything and "hand: TRB TRB" in everything
+    env.render_viewer = 0
+    seen_by_0 = env.render()
+    assert "hand: LCH" in seen_by_0 and "hand: TRB TRB" not in seen_by_0
+    assert "hand: 2 cards, known: TRB" in seen_by_0
+
+
+def test_rgb_is_a_picture_of_the_table():
+    env = raw_env(num_players=5, render_mode="rgb_array")
+    env.reset(seed=0)
+    image = env.render()
+    assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
+    assert image.shape[0] > 300 and len(np.unique(image.reshape(-1, 3), axis=0)) > 5
