@@ -68,11 +68,11 @@ def rgb(state, config):
     route_w = data.NUM_HARBOURS * cell_w + 2 * margin
     deck_w = 170
     width = max(route_w, n * deck_w + 2 * margin)
-    height = 60 + data.NUM_BERTHS * cell_h + 230
+    height = 74 + data.NUM_BERTHS * cell_h + 230
     canvas = Canvas(width, height)
     canvas.text(margin, 8, "Volles Fass voraus" + ("  (game over)" if state.terminal else
                 f"  player {int(state.current_player)}: {engine.PHASE_NAMES[int(state.phase)]}"), size=14)
-    top = 34
+    top = 48
     for harbour in range(data.NUM_HARBOURS):
         x = margin + harbour * cell_w
         tile = int(state.harbour_tile[harbour])
