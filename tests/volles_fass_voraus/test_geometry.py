@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from envs.volles_fass_voraus import data, engine
 
 from .helpers import (
-    C, E, O, P, SAILOR, act, deck_of, first_to_move, give_sailors, legal, load_deck, mask_bits, new_env, record,
+    C, E, O, P, SAILOR, act, deck_of, first_to_move, give_sailors, legal, load_deck, mask_bits, new_env,
     space_actions,
 )
 

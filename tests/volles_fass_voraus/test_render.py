@@ -4,7 +4,7 @@ import numpy as np
 
 from envs.volles_fass_voraus import data, render
 
-from .helpers import first_to_move, give_maps, new_env, record
+from .helpers import first_to_move, give_maps, new_env
 
 
 def test_ansi_hides_face_down_harbours_and_other_players_maps_from_a_viewer():

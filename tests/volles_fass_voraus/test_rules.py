@@ -128,7 +128,7 @@ def test_loading_needs_the_price_free_space_and_barrels_in_the_supply():
     act(env, E.A_BERTH + 1)
     assert sorted(legal(env)) == [E.A_COLOUR + 2, E.A_PASS]
     env, state = gina_at_l1()
-    load_deck(state, GINA, np.full(14, P, np.int8) * (np.arange(14) < 10) + C * (np.arange(14) >= 10))
+    load_deck(state, GINA, np.array([P] * 10 + [C] * 4, np.int8))
     act(env, E.A_BERTH + 1)
     assert state.current_player != GINA  # full deck: nothing to load
 
