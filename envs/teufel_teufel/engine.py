@@ -155,6 +155,14 @@ def on_board_count(state):
 
 
 @njit(cache=True)
+def relative_colour(colour, seat, num_players):
+    # Seats' colours are rotated so that a seat's own is 0; unused colours keep their index.
+    if colour >= num_players:
+        return colour
+    return colour - seat if colour >= seat else colour - seat + num_players
+
+
+@njit(cache=True)
 def card_type(card, seat, num_players):
     """The card as ``seat`` sees it: relative colour * 6 + letter for people, then devil, tower."""
     kind = CARD_KIND[card]
@@ -166,23 +174,18 @@ def card_type(card, seat, num_players):
 
 
 def _seen_types():
+    """SEEN_TYPES[num_players, seat, card] = card_type(card, seat, num_players), in plain numpy."""
     table = np.zeros((MAX_PLAYERS + 1, MAX_PLAYERS, NUM_CARDS), np.int8)
     for n in range(2, MAX_PLAYERS + 1):
         for seat in range(n):
-            for card in range(NUM_CARDS):
-                table[n, seat, card] = card_type(card, seat, n)
+            colours = np.arange(MAX_PLAYERS)
+            relative = np.where(colours < n, (colours - seat) % n, colours)
+            table[n, seat, :36] = relative[CARD_COLOUR[:36]] * NUM_LETTERS + CARD_LETTER[:36]
+            table[n, seat, 36:] = np.where(CARD_KIND[36:] == DEVIL_CARD, TYPE_DEVIL, TYPE_TOWER)
     return table
 
 
-@njit(cache=True)
-def relative_colour(colour, seat, num_players):
-    # Seats' colours are rotated so that a seat's own is 0; unused colours keep their index.
-    if colour >= num_players:
-        return colour
-    return colour - seat if colour >= seat else colour - seat + num_players
-
-
-#: SEEN_TYPES[num_players, seat, card]: card_type precomputed (a compile-time constant for numba).
+#: card_type for every player count, seat and card (a compile-time constant for numba).
 SEEN_TYPES = _seen_types()
 
 

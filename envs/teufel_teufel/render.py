@@ -1,7 +1,7 @@
 """Pictures of a Teufel, Teufel! table: ``ansi`` text and an ``rgb`` image.
 
 Cards read ``A3`` (letter A of colour 3), ``DEV`` (devil), ``TWR`` (tower), ``###`` (face
-down); the devil space shows ``D:n`` with its ``n`` devil markers. Discs follow in brackets by
+down); the devil space shows ``@n``, its ``n`` devil markers. Discs follow in brackets by
 seat. With a ``viewer`` seat, face-down cards that seat has peeked at show in lower case and the
 rest as ``###``; without one (the whole truth) every face-down card shows in lower case.
 """
@@ -17,13 +17,13 @@ from .data import (
 from .engine import LEFT, LOST, ON_BOARD
 
 SEAT_COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
-_STATUS = {ON_BOARD: "on the board", LEFT: "left the board", LOST: "lost"}
+_STATUS = {LEFT: "left the board", LOST: "lost"}
 
 
 def card_code(state, square, viewer=None):
     card = int(state.board[square])
     if square == DEVIL_SPACE:
-        return f"D:{int(state.devils_home)}"
+        return f"@{int(state.devils_home)} "
     if card < 0:
         return " . "
     face_up = bool(state.card_up[card])
@@ -52,9 +52,14 @@ def ansi(state, config, viewer=None):
     lines.append("")
     for seat in range(int(state.num_players)):
         letters = "".join(LETTERS[i] if state.letters[seat, i] else "-" for i in range(NUM_LETTERS))
-        where = f" at {square_name(state.disc[seat])}" if state.status[seat] == ON_BOARD and state.disc[seat] >= 0 else ""
+        if state.status[seat] != ON_BOARD:
+            where = _STATUS[int(state.status[seat])]
+        elif state.disc[seat] >= 0:
+            where = f"on the board at {square_name(state.disc[seat])}"
+        else:
+            where = "not placed yet"
         lines.append(f"player_{seat} ({SEAT_COLOURS[seat]}): letters {letters}, devils {int(state.devils[seat])}, "
-                     f"{_STATUS[int(state.status[seat])]}{where}")
+                     f"{where}")
     if state.terminal:
         lines.append("game over")
     else:
@@ -71,6 +76,9 @@ def rgb(state, config):
     """The table as a person would see it: face-down cards show their backs."""
     size = SIDE * CELL + 2 * MARGIN
     canvas = Canvas(size, size)
+    for i in range(SIDE):  # coordinates as in the action names: a-g across, 1-7 down
+        canvas.text(MARGIN + i * CELL + CELL // 2, MARGIN // 2, "abcdefg"[i], size=12, anchor="mm")
+        canvas.text(MARGIN // 2, MARGIN + i * CELL + CELL // 2, str(i + 1), size=12, anchor="mm")
     for square in range(NUM_SQUARES):
         row, col = divmod(square, SIDE)
         x, y = MARGIN + col * CELL, MARGIN + row * CELL

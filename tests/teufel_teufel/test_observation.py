@@ -91,3 +91,11 @@ def test_the_fellow_choosing_lost_letters_is_acting_while_it_is_still_the_movers
     view = observation(env, 1)
     assert view["acting"][0] == 1 and view["turn"][2] == 1 and view["letters_to_lose"][0] == 2
     assert view["phase"][D.LOSE_LETTER] == 1
+
+
+def test_the_precomputed_card_types_match_card_type():
+    for n in range(2, 7):
+        for seat in range(n):
+            types = [E.card_type(card, seat, n) for card in range(D.NUM_CARDS)]
+            assert E.SEEN_TYPES[n, seat].tolist() == types
+            assert types[person(seat, "C")] == 2, "your own colour is colour 0"
