@@ -230,14 +230,12 @@ def targets(rows):
 
 
 def plot(rows, path):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure  # no pyplot: leaves the caller's backend (notebooks) alone
 
     shown = [(f"{env} {p}", r) for env, p, r in rows if r and (p in ("aec", "engine", "pyspiel") or "65536 x2t" in p
                                                                 or "jit" in p)]
-    fig, ax = plt.subplots(figsize=(9, 0.28 * len(shown) + 1.2))
+    fig = Figure(figsize=(9, 0.28 * len(shown) + 1.2))
+    ax = fig.add_subplot()
     ax.barh([name for name, _ in shown], [r for _, r in shown], color="#4a78c2")
     ax.set_xscale("log")
     ax.set_xlabel("decisions per second (log)")
@@ -245,7 +243,6 @@ def plot(rows, path):
     ax.tick_params(axis="y", labelsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
-    plt.close(fig)
 
 
 def main(argv=None):

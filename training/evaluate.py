@@ -108,12 +108,10 @@ def write_outputs(env_id, results, out_dir):
         writer = csv.DictWriter(handle, fieldnames=list(results[0]))
         writer.writeheader()
         writer.writerows(results)
-    import matplotlib
+    from matplotlib.figure import Figure  # no pyplot: leaves the caller's backend (notebooks) alone
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(1.6 * len(results) + 2, 3.2))
+    fig = Figure(figsize=(1.6 * len(results) + 2, 3.2))
+    ax = fig.add_subplot()
     rates = [r["win_rate"] for r in results]
     errors = [[r["win_rate"] - r["ci_low"] for r in results], [r["ci_high"] - r["win_rate"] for r in results]]
     ax.bar([r["agent"] for r in results], rates, yerr=errors, capsize=4, color="#4a78c2")
@@ -123,7 +121,6 @@ def write_outputs(env_id, results, out_dir):
     fig.tight_layout()
     png_path = out_dir / f"{env_id}_evaluation.png"
     fig.savefig(png_path, dpi=100)
-    plt.close(fig)
     return csv_path, png_path
 
 

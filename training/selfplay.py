@@ -189,12 +189,10 @@ def write_learning_curve(out, history, env_id):
         writer = csv.DictWriter(handle, fieldnames=["timesteps", *keys])
         writer.writeheader()
         writer.writerows(history)
-    import matplotlib
+    from matplotlib.figure import Figure  # no pyplot: leaves the caller's backend (notebooks) alone
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6, 3.5))
+    fig = Figure(figsize=(6, 3.5))
+    ax = fig.add_subplot()
     steps = [row["timesteps"] for row in history]
     for key in keys:
         ax.plot(steps, [row[key] for row in history], marker="o", label=key.replace("_", " "))
@@ -205,7 +203,6 @@ def write_learning_curve(out, history, env_id):
     ax.legend()
     fig.tight_layout()
     fig.savefig(out / "learning_curve.png", dpi=100)
-    plt.close(fig)
 
 
 # ---- the training loop ------------------------------------------------------------------
