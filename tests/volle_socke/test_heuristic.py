@@ -1,0 +1,181 @@
+"""The rule-based player: legal moves only, the strategy's choices in scripted positions, and a
+clear win over random players."""
+
+import numpy as np
+import pytest
+
+from agents.base import RandomAgent
+from agents.heuristic import heuristic_for
+from agents.heuristic.volle_socke import HeuristicAgent, best_bike_from
+from envs.core.play import play_game
+from envs.volle_socke import engine as E
+from envs.volle_socke.data import (
+    BULL, ENGINE_10, ENGINE_20, ENGINE_50, ENGINE_100, FLAT_FRONT, FRONT, FUCK_TUV, LACH, MOTOR_HER, NAIL, PUMP,
+    RAD_HER, REAR_1, ROLE_ENGINE, ROLE_FRONT, ROLE_REAR, SPARE_0, TURBO, TUV, WOODEN_FRONT,
+)
+
+from .helpers import contest_position, counts_of, fit, misery, record, slot
+from .test_layout import layout_position
+
+REAR_3, REAR_4 = REAR_1 + 2, REAR_1 + 3
+BASIC = [FRONT, ENGINE_20, REAR_1]
+
+
+def decide(env, **config):
+    """The heuristic's choice for the seat to act."""
+    agent = HeuristicAgent(seed=0)
+    seat = int(record(env)["current_player"])
+    agent.reset(seat, "volle_socke_v0", env.config)
+    obs = env.observe(f"player_{seat}")
+    return agent.act(obs["observation"], obs["action_mask"])
+
+
+class CheckedHeuristic(HeuristicAgent):
+    def act(self, observation, action_mask, info=None):
+        action = super().act(observation, action_mask, info)
+        assert action_mask[action], f"illegal action {action}"
+        return action
+
+
+@pytest.mark.parametrize("num_players,config", [(2, {}), (3, {"contest_adds": True}), (5, {"flat_front": "half"}),
+                                                (8, {})])
+def test_only_legal_actions_in_whole_games(num_players, config):
+    for game in range(3):
+        lineup = [CheckedHeuristic(seed=game * 10 + s) if s % 2 == 0 else RandomAgent(seed=s) for s in
+                  range(num_players)]
+        returns = play_game("volle_socke_v0", lineup, seed=game, config={"num_rounds": 4, **config})
+        assert returns.sum() == pytest.approx(0.0, abs=1e-5)
+
+
+def test_registered_for_the_game():
+    assert isinstance(heuristic_for("volle_socke_v0"), HeuristicAgent)
+
+
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_beats_random_players(num_players):
+    games, wins = 150, 0
+    for game in range(games):
+        seat = game % num_players
+        lineup = [RandomAgent(seed=1000 * game + s) for s in range(num_players)]
+        lineup[seat] = HeuristicAgent(seed=game)
+        returns = play_game("volle_socke_v0", lineup, seed=game, config={"num_rounds": 3})
+        wins += returns[seat] == returns.max() and returns[seat] > 0
+    # A random seat wins 1 game in num_players; the heuristic builds, keeps and defends its bike.
+    assert wins / games >= 0.8, wins
+
+
+# ---- the strategy in scripted positions ---------------------------------------------------------------
+
+
+def test_values_a_hand_by_its_best_bike():
+    value, roles = best_bike_from(counts_of([FRONT, ENGINE_50, ENGINE_10, TURBO, REAR_3]), False)
+    assert value == 360 and roles == {}
+    value, roles = best_bike_from(counts_of([FRONT, ENGINE_100, SPARE_0 + 2, REAR_1]), False)
+    assert value == 400 and roles == {SPARE_0 + 2: ROLE_REAR}   # a spare part is the best rear wheel
+    value, _ = best_bike_from(counts_of([FLAT_FRONT, PUMP, ENGINE_100, REAR_1]), False)
+    assert value == 100
+    assert best_bike_from(counts_of([ENGINE_100, REAR_4]), False)[0] == 0
+
+
+def test_lays_out_the_strongest_combination():
+    hands = {0: [WOODEN_FRONT, FRONT, ENGINE_10, ENGINE_100, REAR_1, REAR_4, TURBO, LACH], 1: BASIC + [ENGINE_10]}
+    env = layout_position(hands, knocker=0)
+    rec = record(env)
+    while rec["phase"] == E.PH_LAYOUT:
+        env.step(decide(env))
+    assert E.bike_value(rec, 0) == (100 + 10) * 2 * 4
+    assert rec["hand"][0].tolist() == counts_of([WOODEN_FRONT, REAR_1, LACH]).tolist()
+
+
+def test_replaces_the_weakest_engine_with_a_stronger_one():
+    env = contest_position(2, hands={0: [ENGINE_100]}, bikes={0: [FRONT, ENGINE_20, ENGINE_50, REAR_1], 1: BASIC})
+    assert decide(env) == fit(ENGINE_100)
+    env.step(fit(ENGINE_100))
+    assert decide(env) == slot(ENGINE_20)
+
+
+def test_aims_misery_at_the_leader_where_it_hurts_most():
+    bikes = {0: BASIC, 1: [FRONT, ENGINE_50, REAR_3], 2: [FRONT, ENGINE_50, REAR_3]}
+    env = contest_position(3, hands={0: [BULL]}, bikes=bikes)
+    record(env)["totals"][2] = 500          # seat 2 leads the game
+    assert decide(env) == misery(BULL, 2)
+    env.step(misery(BULL, 2))
+    assert decide(env) in {slot(FRONT), slot(ENGINE_50), slot(REAR_3)}   # each leaves a broken bike
+
+
+def test_takes_the_best_engine_with_motor_her():
+    bikes = {0: BASIC, 1: [FRONT, ENGINE_10, ENGINE_100, REAR_1]}
+    env = contest_position(2, hands={0: [MOTOR_HER]}, bikes=bikes)
+    assert decide(env) == misery(MOTOR_HER, 1)
+    env.step(misery(MOTOR_HER, 1))
+    assert decide(env) == slot(ENGINE_100)
+
+
+def test_passes_when_nothing_helps():
+    env = contest_position(2, hands={0: [ENGINE_10, WOODEN_FRONT]}, bikes={0: [FRONT, ENGINE_100, REAR_4],
+                                                                         1: [FRONT, ENGINE_10, REAR_1]})
+    assert decide(env) == E.PASS
+
+
+@pytest.mark.parametrize("misery_card,slot_kind,held,expected", [
+    (NAIL, None, [PUMP, LACH], E.REACT_PUMP),
+    (TUV, REAR_4, [FUCK_TUV, LACH], E.REACT_FUCK_TUV),
+    (BULL, REAR_4, [FUCK_TUV, LACH], E.REACT_LACH),
+    (RAD_HER, FRONT, [LACH], E.REACT_LACH),
+])
+def test_reacts_when_it_pays(misery_card, slot_kind, held, expected):
+    env = contest_position(2, hands={0: [misery_card], 1: held}, bikes={0: BASIC, 1: [FRONT, ENGINE_100, REAR_4]})
+    env.step(misery(misery_card, 1))
+    if slot_kind is not None:
+        env.step(slot(slot_kind))
+    assert decide(env) == expected
+
+
+def test_accepts_a_misery_that_costs_nothing():
+    # TÜV on a spare engine-less Turbo of a broken bike: no loss, the joy card is kept.
+    env = contest_position(2, hands={0: [TUV], 1: [LACH]}, bikes={0: BASIC, 1: [TURBO, REAR_1]})
+    env.step(misery(TUV, 1))
+    env.step(slot(TURBO))
+    assert decide(env) == E.ACCEPT
+
+
+def test_places_a_received_spare_part_where_it_is_worth_most():
+    env = contest_position(2, hands={0: [MOTOR_HER]}, bikes={0: [FRONT, ENGINE_50, REAR_1],
+                                                             1: [FRONT, (SPARE_0 + 1, ROLE_ENGINE), REAR_1]})
+    env.step(misery(MOTOR_HER, 1))
+    env.step(slot(SPARE_0 + 1))
+    env.step(E.ACCEPT)
+    assert decide(env) == fit(SPARE_0 + 1, ROLE_REAR)   # 4th gear beats 20 more HP
+
+
+def test_knocks_with_a_strong_hand_and_not_with_a_weak_one():
+    def knocks(hand):
+        env = contest_position(3, hands={0: hand})
+        rec = env.get_state()
+        rec["phase"], rec["status"] = E.PH_DISCARD, E.BUILDING
+        rec["knocker"] = -1
+        env.set_state(rec)
+        return decide(env) == E.KNOCK
+
+    assert knocks([FRONT, ENGINE_100, ENGINE_50, REAR_4, ENGINE_10, NAIL, BULL, LACH, TUV])
+    assert not knocks([FRONT, ENGINE_10, REAR_1, BULL, TUV, LACH, NAIL, PUMP, FLAT_FRONT])
+
+
+def test_takes_a_useful_face_up_card():
+    def takes_face_up(kind):
+        env = contest_position(3, hands={0: [FRONT, ENGINE_10, REAR_1, BULL, TUV, NAIL, PUMP, FLAT_FRONT]})
+        rec = env.get_state()
+        r = rec[0]
+        r["phase"], r["knocker"] = E.PH_DRAW, -1
+        r["status"][:] = E.BUILDING
+        size = int(r["deck_size"])
+        i = int(np.flatnonzero(r["deck"][:size] == kind)[0])   # that card leaves the draw pile face up
+        r["deck"][i:size - 1] = r["deck"][i + 1:size].copy()
+        r["deck_size"] = size - 1
+        r["discard"][0], r["discard_seen"][0], r["discard_size"] = kind, E.ALL_SEATS, 1
+        r["discard_public"][kind] = 1
+        env.set_state(rec)
+        return decide(env) == E.DRAW_FACE_UP
+
+    assert takes_face_up(ENGINE_100)
+    assert not takes_face_up(WOODEN_FRONT)
