@@ -64,8 +64,7 @@ def run_step(env_id, positions, calls):
     from envs.core.vector import VectorGame
 
     vg = VectorGame(env_id, 1, seed=0)
-    vg.reset()
-    vg._states[:] = positions[:1]
+    vg.set_state(positions[:1])
     return vg.random_steps(calls, observe=False)
 
 

@@ -160,6 +160,19 @@ def reset_batch(states, blank, configs, batch_seed, episodes, obs, masks, player
 
 
 @njit(cache=True, parallel=True)
+def view_batch(states, obs, masks, players):
+    for i in prange(states.shape[0]):
+        _view_turn(states[i], obs[i], masks[i])
+        players[i] = states[i].current_player
+
+
+@njit(cache=True, parallel=True)
+def view_batch_joint(states, obs, masks):
+    for i in prange(states.shape[0]):
+        _view_seats(states[i], obs[i], masks[i])
+
+
+@njit(cache=True, parallel=True)
 def step_batch(states, actions, blank, configs, batch_seed, episodes, max_cycles,
                obs, masks, rewards, terminated, truncated, players):
     for i in prange(states.shape[0]):
@@ -176,19 +189,24 @@ def step_batch(states, actions, blank, configs, batch_seed, episodes, max_cycles
 @njit(cache=True, parallel=True)
 def random_steps_batch(states, actor_rngs, num_steps, blank, configs, batch_seed, episodes,
                        max_cycles, obs, masks, observe):
-    """``num_steps`` uniformly random legal decisions in every game; returns the total made."""
+    """``num_steps`` uniformly random legal decisions in every game; returns the total made.
+
+    ``masks`` (and ``obs``) hold the view of the seat to act on entry and on return; each
+    decision computes the next mask once (with the observation when ``observe``).
+    """
     total = 0
     for i in prange(states.shape[0]):
         state = states[i]
         for _ in range(num_steps):
-            fill_mask(state, state.current_player, masks[i])
             apply_step(state, choice(actor_rngs[i], masks[i]))
             _finish_or_continue(states, i, blank, configs, batch_seed, episodes, max_cycles)
             if observe:
                 _view_turn(state, obs[i], masks[i])
+            else:
+                fill_mask(state, state.current_player, masks[i])
+        if not observe:
+            _view_turn(state, obs[i], masks[i])
         total += num_steps
-    for i in range(states.shape[0]):
-        _view_turn(states[i], obs[i], masks[i])
     return total
 
 
@@ -225,13 +243,15 @@ def random_steps_batch_joint(states, actor_rngs, num_steps, blank, configs, batc
         actions = np.zeros(seats, np.int64)
         for _ in range(num_steps):
             for seat in range(seats):
-                fill_mask(state, seat, masks[i, seat])
                 actions[seat] = choice(actor_rngs[i], masks[i, seat])
             apply_step(state, actions)
             _finish_or_continue(states, i, blank, configs, batch_seed, episodes, max_cycles)
             if observe:
                 _view_seats(state, obs[i], masks[i])
+            else:
+                for seat in range(seats):
+                    fill_mask(state, seat, masks[i, seat])
+        if not observe:
+            _view_seats(state, obs[i], masks[i])
         total += num_steps
-    for i in range(states.shape[0]):
-        _view_seats(states[i], obs[i], masks[i])
     return total

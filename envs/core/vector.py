@@ -114,6 +114,22 @@ class VectorGame:
         """A copy of every game's record."""
         return self._states.copy()
 
+    def set_state(self, records):
+        """Continue from ``records`` (as from :meth:`get_state`); returns ``(obs, action_mask, current_player)``."""
+        records = np.asarray(records)
+        if records.dtype != self.game.engine.STATE or records.shape != (self.num_envs,):
+            raise ValueError(f"set_state expects {self.num_envs} records of {self.env_id}'s STATE dtype, "
+                             f"got dtype {records.dtype} shape {records.shape}")
+        if (records["num_players"] != self.num_players).any():
+            raise ValueError(f"every record must be a {self.num_players}-player game")
+        self._states[:] = records
+        self._has_reset = True
+        if self.game.simultaneous:
+            kernels.view_batch_joint(self._states, self.obs, self.action_mask)
+        else:
+            kernels.view_batch(self._states, self.obs, self.action_mask, self.current_player)
+        return self.obs, self.action_mask, self.current_player
+
     def _checked(self, actions):
         actions = np.asarray(actions)
         if actions.shape != self._action_shape or not np.issubdtype(actions.dtype, np.integer):

@@ -188,3 +188,30 @@ def test_vector_game_rejects_bad_construction():
         VectorGame(RACE, 2, seed=-3)
     with pytest.raises(ValueError, match="valid options"):
         VectorGame(RACE, 2, colour="red")
+
+
+def test_vector_game_set_state_refreshes_the_views_and_rejects_foreign_records():
+    vg = VectorGame(RACE, 3, seed=0, num_players=2, target=10)
+    vg.reset()
+    vg.random_steps(4)
+    saved = vg.get_state()
+    saved_obs = vg.obs.copy()
+    vg.random_steps(3)
+    obs, mask, player = vg.set_state(saved)
+    np.testing.assert_array_equal(obs, saved_obs)
+    assert (player == saved["current_player"]).all()
+    with pytest.raises(ValueError, match="STATE"):
+        vg.set_state(np.zeros(3, TALLY.engine.STATE))
+    with pytest.raises(ValueError, match="3 records"):
+        vg.set_state(saved[:2])
+
+
+def test_random_steps_keep_the_views_current_with_and_without_observations():
+    for observe in (True, False):
+        vg = VectorGame(RACE, 4, seed=2, num_players=3, target=30)
+        vg.reset()
+        vg.random_steps(5, observe=observe)
+        obs, mask = vg.obs.copy(), vg.action_mask.copy()
+        vg.set_state(vg.get_state())  # recomputes the views from the records
+        np.testing.assert_array_equal(vg.obs, obs)
+        np.testing.assert_array_equal(vg.action_mask, mask)
