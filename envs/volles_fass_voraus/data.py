@@ -54,6 +54,8 @@ def _deck_spaces():
 
 SPACE_X, SPACE_Y, SPACE_ROW = _deck_spaces()
 NUM_SPACES = len(SPACE_X)  # 14
+#: One past the last space of each space's row: spaces [0, ROW_END[i]) lie at or behind i's row.
+ROW_END = np.array([int(np.flatnonzero(SPACE_ROW <= SPACE_ROW[i])[-1]) + 1 for i in range(NUM_SPACES)], np.int8)
 
 # Two spaces are adjacent (for Barry Fassel / Farry Bassel) when their centres are at most one
 # pitch apart: the neighbours in the same row and the diagonal ones in the rows before and after.
@@ -77,7 +79,10 @@ NUM_MOVES = len(MOVE_FROM)  # 56
 
 
 def _check_layout():
-    # Barrels on neighbouring spaces must not overlap, or the geometry would be meaningless.
+    # Barrels on neighbouring spaces must not overlap or touch, or the geometry would be
+    # meaningless; engine.extractable relies on it (a barrel ahead can never be touched), and on
+    # the spaces being numbered row by row from the dock.
+    assert (np.diff(SPACE_Y) >= 0).all()
     for a in range(NUM_SPACES):
         for b in range(a + 1, NUM_SPACES):
             d = math.hypot(SPACE_X[a] - SPACE_X[b], SPACE_Y[a] - SPACE_Y[b])

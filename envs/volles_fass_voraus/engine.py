@@ -28,8 +28,8 @@ from .data import (
     BERTH_NEED, BERTH_PAY, BERTH_REPAIR, BERTH_ROB, BERTH_ROB_BARREL, BERTH_SEASICK, BERTH_START, BERTH_STORM,
     BERTH_SYMBOL, BEST_ITEM_SETS, DEST_HARBOUR, DEST_TILE_ID, FARRY, KIND_LOAD, KIND_MAPS, KIND_SAILOR,
     KIND_UNLOAD, MAP_CHEST, MAP_ITEM, MAX_DOUBLOONS, MAX_ITEM_COPIES, MOVE_FROM, MOVE_TO, NUM_BERTHS, NUM_COLOURS,
-    NUM_HARBOURS, NUM_ITEMS, NUM_MAPS, NUM_MOVES, NUM_SAILORS, NUM_SPACES, PIRANHA, PIT, ROUTE_SHAPE,
-    SAILOR_COLOUR_BONUS, SAILOR_FISH, SAILOR_PLAZA, SAILOR_SAIL, SHAPE_COUNT, SHAPE_FIRST, SPACE_X, SPACE_Y,
+    NUM_HARBOURS, NUM_ITEMS, NUM_MAPS, NUM_MOVES, NUM_SAILORS, NUM_SPACES, NUM_TILES, PIRANHA, PIT, ROUTE_SHAPE,
+    ROW_END, SAILOR_COLOUR_BONUS, SAILOR_FISH, SAILOR_PLAZA, SAILOR_SAIL, SHAPE_COUNT, SHAPE_FIRST, SPACE_X,
     START_HARBOUR, START_TILE_ID, STORMY, SYMBOL_FISH, SYMBOL_SAIL,
 )
 
@@ -131,7 +131,30 @@ BERTH_FEATURE_NAMES = (
     "fish", "sail", "pirate", "storm",                      # symbol
     "rob barrel", "rob doubloons", "seasick", "storm barrels", "repair", "storm chaos", "start doubloons",
 )
-_FEATURE_HIGH = 10  # largest number on any berth (a payout of 10)
+
+
+def _tile_features():
+    """Each tile's berths as the observation shows them: (tiles, berths * BERTH_FEATURES), float32."""
+    table = np.zeros((NUM_TILES, NUM_BERTHS, BERTH_FEATURES), np.float32)
+    for tile in range(NUM_TILES):
+        for pos in range(NUM_BERTHS):
+            f = table[tile, pos]
+            kind = BERTH_KIND[tile, pos]
+            if kind > 0:
+                f[kind - 1] = 1.0
+            f[4:7] = BERTH_LOAD[tile, pos]
+            f[7:11] = BERTH_NEED[tile, pos]
+            f[11], f[12], f[13] = BERTH_COST[tile, pos], BERTH_PAY[tile, pos], BERTH_MAPS[tile, pos]
+            if BERTH_SYMBOL[tile, pos] > 0:
+                f[13 + BERTH_SYMBOL[tile, pos]] = 1.0
+            f[18:25] = (BERTH_ROB_BARREL[tile, pos], BERTH_ROB[tile, pos], BERTH_SEASICK[tile, pos],
+                        BERTH_STORM[tile, pos], BERTH_REPAIR[tile, pos], BERTH_CHAOS[tile, pos],
+                        BERTH_START[tile, pos])
+    return table.reshape(NUM_TILES, NUM_BERTHS * BERTH_FEATURES)
+
+
+TILE_FEATURES = _tile_features()
+_FEATURE_HIGH = float(TILE_FEATURES.max())  # the largest number on any berth (a payout of 10)
 
 LAYOUT = Layout(
     ("phase", NUM_PHASES, 0, 1, "the decision being asked (one-hot)"),
@@ -193,32 +216,22 @@ def make_config(config):
 def extractable(deck):
     """Bit mask of the deck spaces whose barrel can be pulled straight back over the loading dock.
 
-    Barrels are circles of diameter ``BARREL_DIAMETER`` centred on their spaces. Pulling barrel
+    Barrels are circles of diameter ``D = BARREL_DIAMETER`` centred on their spaces. Pulling barrel
     ``i`` back sweeps its circle along the corridor from its centre towards the dock (decreasing
-    y). Barrel ``j`` is in the way if the moving circle would touch it: when ``j`` lies at or
-    behind ``i``'s row (towards the dock) that is ``|dx| <= D``, the corridor's half-width plus
-    ``j``'s radius; when ``j`` lies ahead, the closest approach is the start, ``|ij| <= D``.
+    y). A barrel ``j`` at or behind ``i``'s row (towards the dock) is touched on the way when
+    ``|x_j - x_i| <= D`` (the corridor's half-width plus ``j``'s radius). A barrel ahead of ``i``
+    is nearest at the start, where it cannot touch: ``data`` checks at import that no two spaces
+    are within ``D`` of each other. Spaces are numbered row by row from the dock, so the barrels
+    that can be in the way are those numbered below ``ROW_END[i]``.
     """
-    occupied = 0
-    for i in range(NUM_SPACES):
-        if deck[i] != EMPTY:
-            occupied |= 1 << i
     mask = 0
-    d2 = BARREL_DIAMETER * BARREL_DIAMETER
     for i in range(NUM_SPACES):
-        if not (occupied >> i) & 1:
+        if deck[i] == EMPTY:
             continue
+        x = SPACE_X[i]
         free = True
-        for j in range(NUM_SPACES):
-            if j == i or not (occupied >> j) & 1:
-                continue
-            dx = SPACE_X[j] - SPACE_X[i]
-            dy = SPACE_Y[j] - SPACE_Y[i]
-            if dy <= 0.0:
-                touches = dx * dx <= d2
-            else:
-                touches = dx * dx + dy * dy <= d2
-            if touches:
+        for j in range(ROW_END[i]):
+            if j != i and deck[j] != EMPTY and abs(SPACE_X[j] - x) <= BARREL_DIAMETER:
                 free = False
                 break
         if free:
@@ -980,39 +993,17 @@ def relative(state, ship, seat):
 
 
 @njit(cache=True)
-def write_berth(out, base, tile, pos):
-    kind = int(BERTH_KIND[tile, pos])  # int(): plain-Python numpy int8 arithmetic would overflow
-    if kind > 0:
-        out[base + kind - 1] = 1.0
-    for c in range(NUM_COLOURS):
-        out[base + 4 + c] = BERTH_LOAD[tile, pos, c]
-    for k in range(NUM_COLOURS + 1):
-        out[base + 7 + k] = BERTH_NEED[tile, pos, k]
-    out[base + 11] = BERTH_COST[tile, pos]
-    out[base + 12] = BERTH_PAY[tile, pos]
-    out[base + 13] = BERTH_MAPS[tile, pos]
-    symbol = int(BERTH_SYMBOL[tile, pos])
-    if symbol > 0:
-        out[base + 13 + symbol] = 1.0
-    out[base + 18] = BERTH_ROB_BARREL[tile, pos]
-    out[base + 19] = BERTH_ROB[tile, pos]
-    out[base + 20] = BERTH_SEASICK[tile, pos]
-    out[base + 21] = BERTH_STORM[tile, pos]
-    out[base + 22] = BERTH_REPAIR[tile, pos]
-    out[base + 23] = BERTH_CHAOS[tile, pos]
-    out[base + 24] = BERTH_START[tile, pos]
-
-
-@njit(cache=True)
 def observe(state, seat, out):
     n = state.num_players
     out[O_PHASE + int(state.phase)] = 1.0
+    size = NUM_BERTHS * BERTH_FEATURES
     for harbour in range(NUM_HARBOURS):
         if state.revealed[harbour]:
             out[O_VISIBLE + harbour] = 1.0
-            for pos in range(NUM_BERTHS):
-                write_berth(out, O_BERTHS + (harbour * NUM_BERTHS + pos) * BERTH_FEATURES,
-                            state.harbour_tile[harbour], pos)
+            base = O_BERTHS + harbour * size
+            features = TILE_FEATURES[state.harbour_tile[harbour]]
+            for k in range(size):
+                out[base + k] = features[k]
     for ship in range(NUM_SHIPS):
         rel = relative(state, ship, seat)
         harbour = int(state.ship_harbour[ship])
