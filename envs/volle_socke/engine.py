@@ -864,13 +864,18 @@ def observe(state, viewer, out):
             out[row + kind] = known[q, kind]
         out[O_HAND_SIZES + r] = size
         row = O_BIKES + r * NUM_REGULAR_BIKE
+        cards = 0
         for j in range(NUM_REGULAR_BIKE):
-            out[row + j] = bike[q, REGULAR_BIKE_KINDS[j]]
+            count = bike[q, REGULAR_BIKE_KINDS[j]]
+            out[row + j] = count
+            cards += count
         for s in range(NUM_SPARES):
             if bike[q, SPARE_0 + s] > 0:
                 out[O_SPARES + (r * NUM_SPARES + s) * SPARE_ROLES + int(state.spare_role[s])] = 1.0
+                cards += 1
         out[O_FLAT + r] = state.flat_tyre[q]
-        out[O_VALUE + r] = bike_value(state, q)
+        if cards >= 3:  # fewer cards are no bike (and while building every bike is empty)
+            out[O_VALUE + r] = bike_value(state, q)
         out[O_STATUS + 3 * r + int(state.status[q])] = 1.0
         out[O_OWED + r] = state.final_owed[q]
         row = O_ROUND_SCORES + r * MAX_ROUNDS
@@ -888,7 +893,7 @@ def observe(state, viewer, out):
         seen += count
     out[O_DUNKNOWN] = state.discard_size - seen
     out[O_DRAW] = state.deck_size
-    if state.round_index < MAX_ROUNDS:
+    if state.round_index < state.num_rounds:  # none once the game is over
         out[O_ROUND + int(state.round_index)] = 1.0
     out[O_PHASE + int(state.phase)] = 1.0
     if state.current_player >= 0:
