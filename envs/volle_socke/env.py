@@ -83,7 +83,7 @@ from envs.core import Game, Option, int_range
 from envs.core.aec import TabletopAECEnv, make_env_functions
 
 from . import engine, render
-from .data import NAMES, ROLE_NAMES
+from .data import NAMES, ROLE_NAMES, ROLE_PUMP, ROLE_TURBO
 
 _FIXED_NAMES = ("take the top of the draw pile", "take the face-up card", "knock", "finish laying out", "pass",
                 "accept the misery card", "react with Da lach ich doch über", "react with Fuck for TÜV",
@@ -102,7 +102,12 @@ def action_name(action, config=None):
         return f"discard {NAMES[action - engine.DISCARD_BASE]}"
     if action < engine.MOVE_BASE:
         f = action - engine.FIT_BASE
-        return f"fit {NAMES[engine.FIT_KIND[f]]} as {ROLE_NAMES[engine.FIT_ROLE[f]]}"
+        kind, role = engine.FIT_KIND[f], engine.FIT_ROLE[f]
+        if role == ROLE_PUMP:
+            return "pump up the own flat tyre (Air Pump)"
+        if role == ROLE_TURBO:
+            return "fit Turbo onto the own bike"
+        return f"fit {NAMES[kind]} as {ROLE_NAMES[role]}"
     if action < engine.REMOVE_BASE:
         s, role = divmod(action - engine.MOVE_BASE, 3)
         return f"move {NAMES[engine.SPARE_0 + s]} to {ROLE_NAMES[role]}"
@@ -111,7 +116,8 @@ def action_name(action, config=None):
     if action < engine.MISERY_BASE:
         return f"aim at {_BIKE_NAMES[action - engine.SLOT_BASE]}"
     m, k = divmod(action - engine.MISERY_BASE, engine.MAX_PLAYERS - 1)
-    return f"play {_MISERY_NAMES[m]} on the player {k + 1} seat{'s' if k else ''} after you"
+    target = "the next player" if k == 0 else f"the player {k + 1} seats after you"
+    return f"play {_MISERY_NAMES[m]} on {target}"
 
 
 def _check_counted(value):

@@ -11,7 +11,7 @@ from envs.core.play import play_game
 from envs.volle_socke import engine as E
 from envs.volle_socke.data import (
     BULL, ENGINE_10, ENGINE_20, ENGINE_50, ENGINE_100, FLAT_FRONT, FRONT, FUCK_TUV, LACH, MOTOR_HER, NAIL, PUMP,
-    RAD_HER, REAR_1, ROLE_ENGINE, ROLE_FRONT, ROLE_REAR, SPARE_0, TURBO, TUV, WOODEN_FRONT,
+    RAD_HER, REAR_1, ROLE_ENGINE, ROLE_REAR, SPARE_0, TURBO, TUV, WOODEN_FRONT,
 )
 
 from .helpers import contest_position, counts_of, fit, misery, record, slot

@@ -1,11 +1,12 @@
-"""The text and picture renderings: a viewer sees only its own hand."""
+"""The text and picture renderings (a viewer sees only its own hand) and the action names."""
 
 import numpy as np
 
+from envs.volle_socke import engine as E
 from envs.volle_socke.data import ENGINE_50, FRONT, LACH, REAR_1, TURBO, WOODEN_FRONT
 from envs.volle_socke.env import raw_env
 
-from .helpers import contest_position, record
+from .helpers import contest_position, fit, record
 
 
 def test_ansi_shows_bikes_and_values_and_hides_other_hands_from_a_viewer():
@@ -27,3 +28,11 @@ def test_rgb_is_a_picture_of_the_table():
     image = env.render()
     assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
     assert image.shape[0] > 300 and len(np.unique(image.reshape(-1, 3), axis=0)) > 5
+
+
+def test_every_action_has_its_own_readable_name():
+    env = raw_env(num_players=4)
+    names = [env.action_to_str(a) for a in range(env.game.num_actions)]
+    assert len(set(names)) == len(names)
+    assert env.action_to_str(E.MISERY_BASE + 7 * 3 + 1) == "play Bull on the player 2 seats after you"
+    assert env.action_to_str(fit(ENGINE_50)) == "fit Engine 50 HP as engine"
