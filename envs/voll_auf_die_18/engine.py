@@ -1,0 +1,1822 @@
+"""Voll auf die 18: the rules as numba functions over one record (see docs/rules/voll_auf_die_18.md).
+
+Everyone acts at once: ``step(state, actions)`` takes one action per seat and is one moment of
+``seconds_per_step`` game seconds. Within a step the actions apply in a rotating seat order (the
+seat after last step's first goes first); an action whose cards were already moved by an earlier
+seat's action in the same step has no effect. Then completed pools convince their Nazis, hands are
+refilled, and the clock runs (new Nazis, swap places, time out).
+
+Team arguments form in per-Nazi pools: ARGUE lays one argumentation (2-4 cards, or dice) at a
+face-up Nazi; the contributions of several seats add up, and the Nazi is convinced the moment the
+pool hits its IQ exactly with every rule met. Until then each seat may WITHDRAW its cards.
+
+The hot path is :func:`argument_search` (with :func:`seat_options` and :func:`team_search`): every
+way the seats' hands and Krapotke's dice hit a face-up Nazi's IQ exactly under all character and
+Nazi rules. It feeds the masks (legal argumentations), the hints in ``infos`` and the heuristic
+agent; :func:`pooled_values` / :func:`can_still_win` are its relaxation over all Arguments left in
+the game, the "can no longer convince" check.
+
+Masks and hints are computed once at the end of every step (and at reset) and kept in the record:
+``legal_mask`` and the infos only copy them. :func:`refresh` recomputes them after a record was
+edited by hand.
+"""
+
+import numpy as np
+from numba import njit
+
+from envs.core import Layout, config_dtype, register_engine, state_dtype
+from envs.core.rng import randint, randrange, seed_rng, shuffle
+
+from . import data as D
+
+# ---- sizes and codes -------------------------------------------------------------------------
+
+MAX_PLAYERS = 5
+HAND = D.HAND_SIZE
+NUM_SLOTS = 1 + D.NUM_SPACES    # slot 0: the top of the Nazi stack; 1..4: the spaces around it
+NUM_ARG = D.NUM_ARGUMENTS
+NUM_CARDS = D.NUM_CARDS
+MAX_OPTIONS = 48                # argumentations one seat can lay at one Nazi (11 subsets, Maria reads several)
+MAX_VALUE = 31                  # value bitmasks are int64 with bit v for value v
+
+# Subsets of the 4 hand slots (or dice) with at least 2 members: pairs, triples, all four.
+SUBSETS = np.array([3, 5, 6, 9, 10, 12, 7, 11, 13, 14, 15], np.int8)
+NUM_SUBSETS = 11
+
+# Where a card is.
+LOC_NONE, LOC_STACK, LOC_HAND, LOC_POOL, LOC_BIB, LOC_TALENT, LOC_DISCARD = 0, 1, 2, 3, 4, 5, 6
+# Krapotke's dice.
+DIE_FREE, DIE_USED, DIE_BLOCKED, DIE_POOLED = 0, 1, 2, 3
+# Nazi whereabouts.
+NAZI_STACK, NAZI_FACE_UP, NAZI_CONVINCED = 0, 1, 2
+# Why a game ended.
+END_NONE, END_WON, END_FIVE_FACE_UP, END_TIME, END_NO_ARGUMENTS = 0, 1, 2, 3, 4
+COMM_FULL, COMM_NONE = 0, 1
+
+# ---- actions (one flat space, the same for every seat) ------------------------------------
+
+A_WAIT = 0
+A_ARGUE = 1                                   # + slot * 11 + subset
+A_WITHDRAW = A_ARGUE + NUM_SLOTS * NUM_SUBSETS  # + slot
+A_OFFER = A_WITHDRAW + NUM_SLOTS              # + (relative seat - 1) * 4 + hand slot
+A_ACCEPT = A_OFFER + 4 * HAND                 # + (relative seat - 1) * 4 + my hand slot
+A_BIB = A_ACCEPT + 4 * HAND                   # + hand slot * 99 + Bib card
+A_EXPAND = A_BIB + HAND * NUM_ARG             # + stack (0..4), or 5 + relative seat (talent space)
+A_ROLL = A_EXPAND + 2 * MAX_PLAYERS           # + die
+A_ROLL_ALL = A_ROLL + D.NUM_DICE
+A_EMERGENCY = A_ROLL_ALL + 1
+NUM_ACTIONS = A_EMERGENCY + 1
+
+# ---- the record --------------------------------------------------------------------------
+
+STATE = state_dtype([
+    # chapter and options (copied from the config at reset)
+    ("chapter", np.int8), ("labels", np.int16), ("nasty_groups", np.int8), ("communication", np.int8),
+    ("seconds_per_step", np.int16), ("shaping", np.int8), ("hints_on", np.int8), ("num_stacks", np.int8),
+    ("character", np.int8, (MAX_PLAYERS,)),
+    # Arguments (and the two Razupaltuff cards, ids 99 and 100)
+    ("card_loc", np.int8, (NUM_CARDS,)), ("card_seat", np.int8, (NUM_CARDS,)),
+    ("card_nazi", np.int8, (NUM_CARDS,)), ("from_talent", np.int8, (NUM_ARG,)),
+    ("stack", np.int8, (D.RUN_OUT_STACKS, NUM_ARG)), ("stack_len", np.int8, (D.RUN_OUT_STACKS,)),
+    ("hand", np.int8, (MAX_PLAYERS, HAND)),
+    ("talent", np.int8, (MAX_PLAYERS, D.HERTA_TALENT_CARDS)), ("talent_len", np.int8, (MAX_PLAYERS,)),
+    ("talent_ready", np.int8, (MAX_PLAYERS,)), ("talent_spent", np.int8, (MAX_PLAYERS,)),
+    ("bib_count", np.int16), ("bib_talent_count", np.int16),
+    # Nazis
+    ("nasty", np.int8, (D.NUM_NAZIS,)), ("nazi_at", np.int8, (D.NUM_NAZIS,)),
+    ("nazi_stack", np.int8, (D.NUM_NAZIS,)), ("nazi_stack_len", np.int8),
+    ("space", np.int8, (D.NUM_SPACES,)), ("convinced", np.int8),
+    # pools: per Nazi, what each seat laid there
+    ("pool_fixed", np.int8, (D.NUM_NAZIS,)), ("pool_readings", np.int64, (D.NUM_NAZIS,)),
+    ("pool_count", np.int8, (D.NUM_NAZIS,)), ("contrib", np.int8, (D.NUM_NAZIS, MAX_PLAYERS)),
+    ("contrib_value", np.int8, (D.NUM_NAZIS, MAX_PLAYERS)), ("contrib_talent", np.int8, (D.NUM_NAZIS, MAX_PLAYERS)),
+    # Krapotke's dice
+    ("die_value", np.int8, (D.NUM_DICE,)), ("die_status", np.int8, (D.NUM_DICE,)), ("die_nazi", np.int8, (D.NUM_DICE,)),
+    # swaps between players: seat p offers card offer_card[p] to seat offer_to[p]
+    ("offer_to", np.int8, (MAX_PLAYERS,)), ("offer_card", np.int8, (MAX_PLAYERS,)),
+    # clock (game seconds)
+    ("clock", np.int16), ("next_nazi", np.int16), ("last_nazi", np.int16), ("next_swap", np.int16),
+    ("moment", np.int16), ("emergency_used", np.int8), ("end_reason", np.int8),
+    # derived each step: masks and hints (see refresh)
+    ("mask", np.int8, (MAX_PLAYERS, NUM_ACTIONS)),
+    # hint[viewer, slot, relative seat]: hand-slot subsets of one exact team argumentation viewer can know of
+    ("hint", np.int8, (MAX_PLAYERS, NUM_SLOTS, MAX_PLAYERS)), ("hint_count", np.int16, (MAX_PLAYERS, NUM_SLOTS)),
+], MAX_PLAYERS)
+
+CONFIG = config_dtype([
+    ("chapter", np.int8), ("seconds_per_step", np.int16), ("communication", np.int8),
+    ("characters", np.int8, (MAX_PLAYERS,)), ("shaping", np.int8), ("hints_on", np.int8),
+    ("chapter19_seed", np.int64), ("bib_start", np.int8),
+])
+
+# ---- observation layout --------------------------------------------------------------------
+
+F_CARD = 31   # present, front known, Razupaltuff, colour(4), value(6), half digit(7), condition kind(4), counts(7)
+F_NAZI = 53
+F_SEAT = 12
+LAYOUT = Layout(
+    ("chapter", D.NUM_CHAPTERS, 0, 1, "one-hot chapter 1..19"),
+    ("labels", D.NUM_LABELS, 0, 1, "the chapter's labels (flags, order of data.LABEL_NAMES)"),
+    ("clock", 4, 0, 1, "time left / 18 min, time since the last Nazi / 45 s (capped), finale, emergency used"),
+    ("counts", 5, 0, 1, "Nazis convinced / 18, Nazis in the stack / 18, face-up Nazis / 5, Bib / 99, "
+                        "Bib cards from talent spaces / 99"),
+    ("nazi_slots", (NUM_SLOTS, F_NAZI), 0, 1,
+     "slot 0 = top of the Nazi stack, 1..4 = spaces: present, IQ/23, kind one-hot(5), colours allowed(4), "
+     "banned values 1-6 (6), pool sum/23, still needed/23, contributed by relative seat (5), their values/23 (5), "
+     "Maria's possible readings 0..23 (24)"),
+    ("nazi_status", (D.NUM_NAZIS, 4), 0, 1, "per Nazi (IQ 6..23): in the stack, face up, convinced, super nasty side"),
+    ("seats", (MAX_PLAYERS, F_SEAT), 0, 1,
+     "per relative seat (0 = me): present, character one-hot(8), talent ready, talent space cards/4, "
+     "cards held (hand + laid in pools)/4"),
+    ("hands", (MAX_PLAYERS, HAND, F_CARD), 0, 1,
+     "per relative seat and hand slot: present, front known, Razupaltuff, colour(4), value 1-6 (6), "
+     "back: half-digit segments a-g (7), condition kind (4), condition counts/4 (7); front fields are 0 when hidden"),
+    ("offers", (MAX_PLAYERS, 8), 0, 1, "per relative seat: the relative seat it offers a card to (1..4), hand slot"),
+    ("offered_to_me", (MAX_PLAYERS, F_CARD), 0, 1, "the card each relative seat offers me (front shown)"),
+    ("stacks", (D.RUN_OUT_STACKS, 1 + F_CARD), 0, 1, "per Argument stack: cards/99, the top card's back"),
+    ("talent_spaces", (MAX_PLAYERS, 1 + F_CARD), 0, 1, "per relative seat: face-down talent cards/4, the top one's back"),
+    ("dice", (D.NUM_DICE, 10), 0, 1, "Krapotke's dice (die k has colour k): value one-hot(6), free/used/blocked/laid"),
+    ("cards", (NUM_ARG, 3), 0, 1, "per Argument id: face up in the Bib, laid in a pool, discarded"),
+)
+O_CHAPTER, O_LABELS, O_CLOCK, O_COUNTS = (LAYOUT.offset(n) for n in ("chapter", "labels", "clock", "counts"))
+O_NAZI_SLOTS, O_NAZI_STATUS, O_SEATS, O_HANDS = (LAYOUT.offset(n) for n in ("nazi_slots", "nazi_status", "seats",
+                                                                               "hands"))
+O_OFFERS, O_OFFERED, O_STACKS, O_TALENT = (LAYOUT.offset(n) for n in ("offers", "offered_to_me", "stacks",
+                                                                      "talent_spaces"))
+O_DICE, O_CARDS = LAYOUT.offset("dice"), LAYOUT.offset("cards")
+LABEL_FLAGS = np.array([flag for flag, _ in D.LABEL_NAMES], np.int64)
+
+# Data tables as module constants (numba freezes them), int64 so that arithmetic on them behaves
+# the same compiled and as plain Python (numpy int8 scalars would overflow where numba widens).
+CARD_COLOUR = np.concatenate([D.CARD_COLOUR, [0, 0]]).astype(np.int64)
+CARD_VALUE = np.concatenate([D.CARD_VALUE, [0, 0]]).astype(np.int64)
+CARD_HALF = np.concatenate([D.CARD_HALF, [0, 0]]).astype(np.int64)
+CARD_BACK = np.concatenate([D.CARD_BACK, [0, 0]]).astype(np.int64)
+HALF_SEGMENTS = D.HALF_SEGMENTS.astype(np.int64)
+PAIR_DIGITS = D.PAIR_DIGITS.astype(np.int64)
+BACK_COND_KIND = D.BACK_COND_KIND.astype(np.int64)
+BACK_COND_COUNT = D.BACK_COND_COUNT.astype(np.int64)
+NAZI_IQ = D.NAZI_IQ.astype(np.int64)
+NASTY_KIND = D.NASTY_KIND.astype(np.int64)
+NASTY_COLOURS = D.NASTY_COLOURS.astype(np.int64)
+NASTY_BANNED = D.NASTY_BANNED.astype(np.int64)
+CHAPTER_GROUPS = D.CHAPTER_GROUPS.astype(np.int64)
+CHAPTER_LABELS = D.CHAPTER_LABELS.astype(np.int64)
+CHAPTER_CHARACTERS = D.CHAPTER_CHARACTERS.astype(np.int64)
+RANDOM_LABEL_FLAGS = D.RANDOM_LABEL_FLAGS.astype(np.int64)
+RANDOM_LABEL_ODDS = D.RANDOM_LABEL_ODDS.astype(np.int64)
+GROUP_OF_KIND = np.array([0, D.G_ONE, D.G_TWO, D.G_BAN, D.G_ALL], np.int64)
+BIB_START = np.array([0, 0, D.BIB_START[2], D.BIB_START[3], D.BIB_START[4], D.BIB_START[5]], np.int64)
+
+
+
+
+def make_config(config):
+    """The CONFIG record for a validated configuration (Python; see env.OPTIONS)."""
+    record = np.zeros(1, CONFIG)
+    record["num_players"] = config["num_players"]
+    record["chapter"] = config["chapter"]
+    record["seconds_per_step"] = config["seconds_per_step"]
+    record["communication"] = COMM_FULL if config["communication"] == "full" else COMM_NONE
+    record["characters"] = -1
+    if config["characters"] is not None:
+        for seat, name in enumerate(config["characters"]):
+            record["characters"][0, seat] = D.CHARACTER_IDS.index(name)
+    record["shaping"] = int(config["reward_shaping"])
+    record["hints_on"] = int(config["hints"])
+    record["chapter19_seed"] = -1 if config["chapter19_seed"] is None else config["chapter19_seed"]
+    record["bib_start"] = -1 if config["bib_start"] is None else config["bib_start"]
+    return record
+
+
+def check_config(config):
+    """Cross-option checks: one character name per seat."""
+    characters = config["characters"]
+    if characters is not None and len(list(characters)) != config["num_players"]:
+        raise ValueError(f"characters={characters!r} must name exactly num_players={config['num_players']} "
+                         f"characters from {list(D.CHARACTER_IDS)}")
+
+
+# ==== argumentation rules ======================================================================
+
+
+@njit(cache=True)
+def _popcount(bits):
+    n = 0
+    while bits:
+        n += bits & 1
+        bits >>= 1
+    return n
+
+
+@njit(cache=True)
+def _most_alike(keys, subset):
+    """The size of the largest group of equal ``keys`` among the members of ``subset``."""
+    top = 0
+    for i in range(4):
+        if subset >> i & 1:
+            n = 0
+            for j in range(4):
+                if subset >> j & 1 and keys[j] == keys[i]:
+                    n += 1
+            top = max(top, n)
+    return top
+
+
+@njit(cache=True)
+def _distinct_count(keys, subset):
+    n = 0
+    for i in range(4):
+        if subset >> i & 1:
+            first = True
+            for j in range(i):
+                if subset >> j & 1 and keys[j] == keys[i]:
+                    first = False
+            n += first
+    return n
+
+
+@njit(cache=True)
+def _straight(values, subset):
+    """The members of ``subset`` show distinct consecutive values (one member: trivially)."""
+    k = _popcount(subset)
+    if _distinct_count(values, subset) != k:
+        return False
+    lo, hi = 99, -1
+    for i in range(4):
+        if subset >> i & 1:
+            lo = min(lo, values[i])
+            hi = max(hi, values[i])
+    return hi - lo == k - 1
+
+
+@njit(cache=True)
+def rule_status(kind, colours, values, subset):
+    """Whether the members of ``subset`` (bits over the 4 hand slots or dice) form an argumentation
+    of character ``kind``: 0 by the normal rule, 1 only with the character's talent, 2 not at all.
+    Not for Maria (see :func:`maria_readings`)."""
+    k = _popcount(subset)
+    if k < 2:
+        return 2
+    if kind == D.GOD:
+        return 0 if k == 2 else 1
+    if kind == D.KANGAROO or kind == D.OTTO_VON:  # one colour / one value; talent: one outsider
+        top = _most_alike(colours if kind == D.KANGAROO else values, subset)
+        return 0 if top == k else (1 if top == k - 1 else 2)
+    if kind == D.FRIEDRICH_WILHELM:  # all colours different; talent: one colour twice
+        distinct = _distinct_count(colours, subset)
+        return 0 if distinct == k else (1 if distinct == k - 1 else 2)
+    if kind == D.HERTA:  # one parity; talent: one outsider
+        odd = 0
+        for i in range(4):
+            if subset >> i & 1:
+                odd += values[i] & 1
+        if odd == 0 or odd == k:
+            return 0
+        return 1 if odd == 1 or odd == k - 1 else 2
+    if kind == D.KLEINKUENSTLER:  # a straight; talent: one number skipped inside it
+        if _distinct_count(values, subset) != k:
+            return 2
+        lo, hi = 99, -1
+        for i in range(4):
+            if subset >> i & 1:
+                lo = min(lo, values[i])
+                hi = max(hi, values[i])
+        return 0 if hi - lo == k - 1 else (1 if hi - lo == k else 2)
+    if kind == D.KRAPOTKE:  # a Pasch (all one number) or a straight; talent: one unmatched die
+        if _most_alike(values, subset) == k or _straight(values, subset):
+            return 0
+        for i in range(4):
+            if subset >> i & 1:
+                rest = subset & ~(1 << i)
+                if _most_alike(values, rest) == k - 1 or _straight(values, rest):
+                    return 1
+        return 2
+    return 2
+
+
+@njit(cache=True)
+def maria_readings(halves, values, subset):
+    """Maria's possible values for the cards of ``subset``: (normal readings, readings needing her
+    talent) as bitmasks (bit v: value v). Two backs make one digital number, four backs the sum of
+    two; her talent reads one extra card by its front (three cards: one digital number + a front)."""
+    members = np.int64(0)  # the member slots packed 3 bits each
+    k = 0
+    for i in range(4):
+        if subset >> i & 1:
+            members |= np.int64(i) << (3 * k)
+            k += 1
+    a, b, c, d = members & 7, members >> 3 & 7, members >> 6 & 7, members >> 9 & 7
+    normal, talent = np.int64(0), np.int64(0)
+    if k == 2:
+        normal = np.int64(PAIR_DIGITS[halves[a], halves[b]])
+    elif k == 4:
+        for pairing in range(3):  # a with b|c|d, the other two together
+            x, y, z = (b, c, d) if pairing == 0 else ((c, b, d) if pairing == 1 else (d, b, c))
+            first = np.int64(PAIR_DIGITS[halves[a], halves[x]])
+            second = np.int64(PAIR_DIGITS[halves[y], halves[z]])
+            for digit in range(10):
+                if first >> digit & 1:
+                    normal |= second << digit
+    elif k == 3:
+        talent |= np.int64(PAIR_DIGITS[halves[b], halves[c]]) << values[a]
+        talent |= np.int64(PAIR_DIGITS[halves[a], halves[c]]) << values[b]
+        talent |= np.int64(PAIR_DIGITS[halves[a], halves[b]]) << values[c]
+    normal &= ~np.int64(1)  # an argumentation of strength 0 convinces nobody
+    talent &= ~np.int64(1)
+    return normal, talent & ~normal
+
+
+# ==== the hot path: argument search =============================================================
+
+
+@njit(cache=True)
+def seat_options(kind, relax, colours, values, halves, usable, allowed_colours, banned_values,
+                 out_mask, out_value, out_talent):
+    """Every argumentation one seat can lay at one Nazi: writes (subset of the 4 slots, value,
+    needs the talent) triples and returns how many. ``colours``/``values``/``halves`` describe the
+    seat's 4 cards (Krapotke: his 4 dice, die k of colour k); ``usable[i]`` says card i is there
+    and may be used (an Argument whose front is known, a free die). ``allowed_colours`` is a colour
+    bitmask and ``banned_values`` a bitmask over values 1-6 (the Nazi's rules and "no 6s");
+    ``relax`` says the seat's talent is active."""
+    fits = 0  # the slots whose card the Nazi accepts
+    for i in range(4):
+        if usable[i] and (allowed_colours >> colours[i] & 1) and not (banned_values >> values[i] & 1):
+            fits |= 1 << i
+    n = 0
+    for s in range(NUM_SUBSETS):
+        subset = SUBSETS[s]
+        if subset & fits != subset:
+            continue
+        if kind == D.MARIA:
+            normal, talent = maria_readings(halves, values, subset)
+            if not relax:
+                talent = 0
+            for v in range(1, MAX_VALUE):
+                if ((normal | talent) >> v & 1) and n < out_mask.shape[0]:
+                    out_mask[n] = subset
+                    out_value[n] = v
+                    out_talent[n] = 0 if (normal >> v & 1) else 1
+                    n += 1
+            continue
+        status = rule_status(kind, colours, values, subset)
+        if status == 0 or (status == 1 and relax):
+            total = 0
+            for i in range(4):
+                if subset >> i & 1:
+                    total += values[i]
+            out_mask[n] = subset
+            out_value[n] = total
+            out_talent[n] = status
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def team_search(targets, min_new, can_join, must_join, opt_value, opt_count, ways, solution_option):
+    """Count the teams that hit one of ``targets`` (a bitmask of sums) exactly.
+
+    Each seat with ``can_join`` adds at most one of its options (``opt_value[seat, :opt_count[seat]]``);
+    seats with ``must_join`` must add one (all against one); at least ``min_new`` seats join (never
+    alone). ``ways`` is scratch of shape (seats + 1, 32, seats + 1). Returns the number of teams
+    (each reading of a target counted once) and writes the team with the fewest members into
+    ``solution_option`` (option index per seat, -1: does not join); all -1 if there is none.
+    """
+    seats = can_join.shape[0]
+    ways[seats, :, :] = 0
+    ways[seats, 0, 0] = 1
+    for seat in range(seats - 1, -1, -1):
+        for total in range(32):
+            for members in range(seats + 1):
+                count = 0
+                if not must_join[seat]:
+                    count += ways[seat + 1, total, members]
+                if can_join[seat] and members > 0:
+                    for o in range(opt_count[seat]):
+                        v = opt_value[seat, o]
+                        if v <= total:
+                            count += ways[seat + 1, total - v, members - 1]
+                ways[seat, total, members] = min(count, 1 << 40)
+    solutions = 0
+    best_members, best_total = -1, -1
+    for total in range(32):
+        if targets >> total & 1:
+            for members in range(min_new, seats + 1):
+                if ways[0, total, members] > 0:
+                    solutions += ways[0, total, members]
+                    if best_members < 0 or members < best_members:
+                        best_members, best_total = members, total
+    for seat in range(seats):
+        solution_option[seat] = -1
+    if best_members >= 0:
+        total, members = best_total, best_members
+        for seat in range(seats):
+            if not must_join[seat] and ways[seat + 1, total, members] > 0:
+                continue
+            for o in range(opt_count[seat]):
+                v = opt_value[seat, o]
+                if members > 0 and v <= total and ways[seat + 1, total - v, members - 1] > 0:
+                    solution_option[seat] = o
+                    total -= v
+                    members -= 1
+                    break
+    return solutions
+
+
+@njit(cache=True)
+def argument_search(iq, allowed_colours, banned_values, min_team, everyone, kinds, relax,
+                    colours, values, halves, usable, pool_fixed, pool_readings, contributed,
+                    solution):
+    """The named hot path: every way the seats can convince one face-up Nazi exactly.
+
+    ``iq``, ``allowed_colours`` (colour bitmask), ``banned_values`` (bitmask over values 1-6) and
+    ``everyone`` (all against one) describe the Nazi; ``min_team`` is 2 in "never alone!" chapters.
+    Per seat: ``kinds`` (character), ``relax`` (talent active) and its 4 cards or dice in
+    ``colours``/``values``/``halves``/``usable`` (int8 [seats, 4]). The pool so far: the fixed sum
+    ``pool_fixed``, Maria's possible readings ``pool_readings`` (bitmask, 0 if she did not lay)
+    and ``contributed`` (int8 [seats]) for seats that already laid here.
+
+    Returns the number of ways (teams and their readings) and writes one with the fewest new
+    members into ``solution`` (subset of hand slots per seat, 0: no contribution).
+    """
+    seats = kinds.shape[0]
+    options = np.zeros((3, seats, MAX_OPTIONS), np.int64)  # subset, value, needs talent
+    per_seat = np.zeros((4, seats), np.int64)               # option count, can join, must join, chosen
+    members = 0
+    for seat in range(seats):
+        members += contributed[seat]
+        if not contributed[seat]:
+            per_seat[0, seat] = seat_options(kinds[seat], relax[seat], colours[seat], values[seat], halves[seat],
+                                             usable[seat], allowed_colours, banned_values,
+                                             options[0, seat], options[1, seat], options[2, seat])
+            per_seat[1, seat] = 1
+            per_seat[2, seat] = everyone
+    ways = np.zeros((seats + 1, 32, seats + 1), np.int64)
+    count = team_search(_targets(iq, pool_fixed, pool_readings), max(0, min_team - members), per_seat[1],
+                        per_seat[2], options[1], per_seat[0], ways, per_seat[3])
+    for seat in range(seats):
+        solution[seat] = options[0, seat, per_seat[3, seat]] if per_seat[3, seat] >= 0 else 0
+    return count
+
+
+@njit(cache=True)
+def _targets(iq, pool_fixed, pool_readings):
+    """The sums the new contributions must hit: what the pool still needs, for each of Maria's readings."""
+    need = iq - pool_fixed
+    if pool_readings == 0:
+        return np.int64(1) << need if need >= 0 else np.int64(0)
+    targets = np.int64(0)
+    for v in range(MAX_VALUE):
+        if (pool_readings >> v & 1) and need - v >= 0:
+            targets |= np.int64(1) << (need - v)
+    return targets
+
+
+# ==== "can no longer convince": the relaxation over every Argument left ========================
+
+
+@njit(cache=True)
+def _shift_by(bits, present):
+    """{b + w : b in bits, w in present} (present: bitmask of values 1-6)."""
+    out = np.int64(0)
+    for w in range(1, 7):
+        if present >> w & 1:
+            out |= bits << w
+    return out & ((np.int64(1) << MAX_VALUE) - 1)
+
+
+@njit(cache=True)
+def _multiset_sums(counts, out):
+    """out[k]: bitmask of the sums of k cards (k = 0..4) drawn from counts[v] cards of value v."""
+    for k in range(5):
+        out[k] = 0
+    out[0] = 1
+    for v in range(1, 7):
+        for k in range(4, 0, -1):
+            for t in range(1, min(counts[v], k) + 1):
+                out[k] |= out[k - t] << (t * v)
+    return out
+
+
+@njit(cache=True)
+def pooled_values(kind, talented, counts, half_counts, dice_ok, banned_values):
+    """The values character ``kind`` could reach at a Nazi if it could pick any of the Arguments
+    left in the game: ``counts[colour, value]`` of the Arguments the Nazi accepts, ``half_counts[h]``
+    of their half digits (for Maria), ``dice_ok[k]`` whether die k's colour is accepted. A bitmask
+    of values; an over-approximation (a sound relaxation): the true reach is a subset."""
+    reach = np.int64(0)
+    scratch = np.zeros((4, 8), np.int64)
+    sums, totals, layers, part = scratch[0], scratch[1], scratch[2], scratch[3]
+    present = 0
+    for c in range(D.NUM_COLOURS):
+        for v in range(1, 7):
+            totals[v] += counts[c, v]
+            if counts[c, v] > 0:
+                present |= 1 << v
+    if kind == D.KANGAROO:
+        for c in range(D.NUM_COLOURS):
+            _multiset_sums(counts[c], sums)
+            reach |= sums[2] | sums[3] | sums[4]
+            if talented:
+                other = 0
+                for v in range(1, 7):
+                    if totals[v] - counts[c, v] > 0:
+                        other |= 1 << v
+                reach |= _shift_by(sums[1] | sums[2] | sums[3], other)
+    elif kind == D.KLEINKUENSTLER:
+        for start in range(1, 7):
+            for length in range(2, 5):
+                total, ok = 0, True
+                for v in range(start, start + length):
+                    ok = ok and v <= 6 and (present >> v & 1) != 0
+                    total += v
+                if ok:
+                    reach |= np.int64(1) << total
+                if talented:  # one skipped number inside: start..start+length minus one interior value
+                    for gap in range(start + 1, start + length):
+                        total, ok = 0, True
+                        for v in range(start, start + length + 1):
+                            if v != gap:
+                                ok = ok and v <= 6 and (present >> v & 1) != 0
+                                total += v
+                        if ok:
+                            reach |= np.int64(1) << total
+    elif kind == D.FRIEDRICH_WILHELM:
+        layers[0] = 1
+        for c in range(D.NUM_COLOURS):
+            for k in range(4, 0, -1):
+                for v in range(1, 7):
+                    if counts[c, v] > 0:
+                        layers[k] |= layers[k - 1] << v
+        reach |= layers[2] | layers[3] | layers[4]
+        if talented:
+            reach |= _shift_by(layers[1] | layers[2] | layers[3], present)
+    elif kind == D.OTTO_VON:
+        for v in range(1, 7):
+            for k in range(2, min(4, totals[v]) + 1):
+                reach |= np.int64(1) << (k * v)
+            if talented:
+                others = present & ~(1 << v)
+                for k in range(1, min(3, totals[v]) + 1):
+                    reach |= _shift_by(np.int64(1) << (k * v), others)
+    elif kind == D.GOD:
+        _multiset_sums(totals, sums)
+        reach |= sums[2]
+        if talented:
+            reach |= sums[3] | sums[4]
+    elif kind == D.HERTA:
+        for parity in range(2):
+            other = 0
+            for v in range(1, 7):
+                part[v] = totals[v] if v % 2 == parity else 0
+                if v % 2 != parity and totals[v] > 0:
+                    other |= 1 << v
+            _multiset_sums(part, sums)
+            reach |= sums[2] | sums[3] | sums[4]
+            if talented:
+                reach |= _shift_by(sums[1] | sums[2] | sums[3], other)
+    elif kind == D.MARIA:
+        digits = np.int64(0)
+        for a in range(D.NUM_HALVES):
+            for b in range(a, D.NUM_HALVES):
+                if half_counts[a] > 0 and half_counts[b] > 0 and (a != b or half_counts[a] > 1):
+                    digits |= PAIR_DIGITS[a, b]
+        two = np.int64(0)
+        for d in range(10):
+            if digits >> d & 1:
+                two |= digits << d
+        reach |= digits | two
+        if talented:
+            for w in range(1, 7):
+                if present >> w & 1:
+                    reach |= digits << w
+        reach &= ~np.int64(1)
+    elif kind == D.KRAPOTKE:
+        dice = 0
+        for k in range(D.NUM_DICE):
+            dice += dice_ok[k]
+        faces = 0
+        for v in range(1, 6):  # a 6 is blocked, never used
+            if not (banned_values >> v & 1):
+                faces |= 1 << v
+        for k in range(2, dice + 1):
+            for v in range(1, 6):
+                if faces >> v & 1:
+                    reach |= np.int64(1) << (k * v)
+            for start in range(1, 6 - k + 2):
+                total, ok = 0, True
+                for v in range(start, start + k):
+                    ok = ok and (faces >> v & 1) != 0
+                    total += v
+                if ok:
+                    reach |= np.int64(1) << total
+        if talented and dice >= 3:
+            smaller = np.int64(0)
+            for k in range(1, dice):
+                for v in range(1, 6):
+                    if faces >> v & 1:
+                        smaller |= np.int64(1) << (k * v)
+                for start in range(1, 6 - k + 2):
+                    total, ok = 0, True
+                    for v in range(start, start + k):
+                        ok = ok and (faces >> v & 1) != 0
+                        total += v
+                    if ok:
+                        smaller |= np.int64(1) << total
+            reach |= _shift_by(smaller, faces)
+    return reach & ((np.int64(1) << MAX_VALUE) - 1)
+
+
+@njit(cache=True)
+def team_reaches(iq, seat_reach, min_team, everyone, num):
+    """Whether some team (each seat at most one value from ``seat_reach[seat]``, at least
+    ``min_team`` members, every seat if ``everyone``) can sum to ``iq`` exactly."""
+    layers = np.zeros((2, num + 1), np.int64)  # layers[., m]: sums reachable with m members
+    layers[0, 0] = 1
+    for seat in range(num):
+        old, new = seat % 2, 1 - seat % 2
+        for m in range(num + 1):
+            layers[new, m] = 0 if everyone else layers[old, m]
+            if m > 0:
+                for v in range(1, MAX_VALUE):
+                    if seat_reach[seat] >> v & 1:
+                        layers[new, m] |= layers[old, m - 1] << v
+    for m in range(min_team, num + 1):
+        if layers[num % 2, m] >> iq & 1:
+            return True
+    return False
+
+
+@njit(cache=True)
+def can_still_win(state):
+    """False when the Arguments left can no longer convince the Nazis left (the third way to lose).
+
+    Sound and cheap: (1) for each Nazi not yet convinced, even if every Argument still in the game
+    (hands, pools, stacks, Bib, talent spaces) could be handed to any character, no team of the
+    characters in play reaches its IQ under its rules (:func:`pooled_values`); or (2) without Maria
+    and Krapotke (whose numbers are not the face values), the face values left (without 6s in
+    "no 6s") sum to less than the IQs left.
+    """
+    num = int(state.num_players)
+    talented = (state.labels & D.L_TALENTS) != 0
+    no_sixes = (state.labels & D.L_NO_SIXES) != 0
+    counts = np.zeros((D.NUM_COLOURS, 7), np.int64)
+    half_counts = np.zeros(D.NUM_HALVES, np.int64)
+    dice_ok = np.zeros(D.NUM_DICE, np.int64)
+    seat_reach = np.zeros(num, np.int64)
+    face_values_left = 0
+    iq_left = 0
+    flexible = False
+    for seat in range(num):
+        flexible = flexible or state.character[seat] == D.MARIA or state.character[seat] == D.KRAPOTKE
+    for card in range(NUM_ARG):
+        if state.card_loc[card] != LOC_DISCARD and not (no_sixes and CARD_VALUE[card] == 6):
+            face_values_left += CARD_VALUE[card]
+    for nazi in range(D.NUM_NAZIS):
+        if state.nazi_at[nazi] == NAZI_CONVINCED:
+            continue
+        iq_left += NAZI_IQ[nazi]
+        allowed, banned, everyone = nazi_rules(state, nazi)
+        counts[:] = 0
+        half_counts[:] = 0
+        for card in range(NUM_ARG):
+            if (state.card_loc[card] != LOC_DISCARD and (allowed >> CARD_COLOUR[card] & 1)
+                    and not (banned >> CARD_VALUE[card] & 1)):
+                counts[CARD_COLOUR[card], CARD_VALUE[card]] += 1
+                half_counts[CARD_HALF[card]] += 1
+        for k in range(D.NUM_DICE):
+            dice_ok[k] = (allowed >> k) & 1
+        for seat in range(num):
+            seat_reach[seat] = pooled_values(state.character[seat], talented, counts, half_counts, dice_ok, banned)
+        if not team_reaches(NAZI_IQ[nazi], seat_reach, min_team(state), everyone, num):
+            return False
+    return flexible or face_values_left >= iq_left
+
+
+# ==== small queries ==========================================================================
+
+
+@njit(cache=True)
+def nazi_rules(state, nazi):
+    """(allowed colours, banned values incl. "no 6s", all against one) of a Nazi as it lies."""
+    allowed, banned, everyone = D.ALL_COLOURS, 0, 0
+    if state.nasty[nazi]:
+        allowed = NASTY_COLOURS[nazi]
+        banned = NASTY_BANNED[nazi]
+        everyone = 1 if NASTY_KIND[nazi] == D.ALL_AGAINST_ONE else 0
+    if state.labels & D.L_NO_SIXES:
+        banned |= 1 << 6
+    return allowed, banned, everyone
+
+
+@njit(cache=True)
+def min_team(state):
+    return 2 if state.labels & D.L_NEVER_ALONE else 1
+
+
+@njit(cache=True)
+def nazi_in_slot(state, slot):
+    """The Nazi face up in ``slot`` (0: top of the stack, 1..4: spaces), or -1."""
+    if slot == 0:
+        return state.nazi_stack[state.nazi_stack_len - 1] if state.nazi_stack_len > 0 else -1
+    return state.space[slot - 1]
+
+
+@njit(cache=True)
+def face_up_count(state):
+    count = 1 if state.nazi_stack_len > 0 else 0
+    for i in range(D.NUM_SPACES):
+        count += state.space[i] >= 0
+    return count
+
+
+@njit(cache=True)
+def has_hand(state, seat):
+    return state.character[seat] != D.KRAPOTKE
+
+
+@njit(cache=True)
+def krapotke_seat(state):
+    for seat in range(state.num_players):
+        if state.character[seat] == D.KRAPOTKE:
+            return seat
+    return -1
+
+
+@njit(cache=True)
+def sees_front(state, viewer, holder):
+    """Whether ``viewer`` knows the fronts of ``holder``'s hand cards."""
+    if state.labels & D.L_BLIND:  # fronts face the others; only God holds hers the right way round
+        if viewer == holder:
+            return state.character[holder] == D.GOD
+        return True
+    if viewer == holder or state.labels & D.L_OPEN:
+        return True
+    return state.communication == COMM_FULL
+
+
+@njit(cache=True)
+def cards_held(state, seat):
+    """Hand cards plus cards laid in pools (what "draw back up to 4" counts)."""
+    count = 0
+    for i in range(HAND):
+        count += state.hand[seat, i] >= 0
+    for card in range(NUM_ARG):
+        if state.card_loc[card] == LOC_POOL and state.card_seat[card] == seat:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def may_draw_from_bib(state):
+    """Hand cards come from the Bib only when every stack is empty, or always in chapter "run out"."""
+    if state.labels & D.L_RUN_OUT:
+        return True
+    for s in range(state.num_stacks):
+        if state.stack_len[s] > 0:
+            return False
+    return True
+
+
+# ==== moving cards =========================================================================
+
+
+@njit(cache=True)
+def _largest_stack(state):
+    best = -1
+    for s in range(state.num_stacks):
+        if state.stack_len[s] > 0 and (best < 0 or state.stack_len[s] > state.stack_len[best]):
+            best = s
+    return best
+
+
+@njit(cache=True)
+def _pop_stack(state, s):
+    state.stack_len[s] -= 1
+    card = state.stack[s, state.stack_len[s]]
+    state.stack[s, state.stack_len[s]] = -1
+    return card
+
+
+@njit(cache=True)
+def _put_in_hand(state, seat, card):
+    for i in range(HAND):
+        if state.hand[seat, i] < 0:
+            state.hand[seat, i] = card
+            state.card_loc[card] = LOC_HAND
+            state.card_seat[card] = seat
+            return i
+    return -1
+
+
+@njit(cache=True)
+def _to_bib(state, card, from_talent):
+    state.card_loc[card] = LOC_BIB
+    state.card_seat[card] = -1
+    state.bib_count += 1
+    if from_talent:
+        state.from_talent[card] = 1
+        state.bib_talent_count += 1
+
+
+@njit(cache=True)
+def _from_bib(state, card):
+    state.bib_count -= 1
+    if state.from_talent[card]:
+        state.from_talent[card] = 0
+        state.bib_talent_count -= 1
+
+
+@njit(cache=True)
+def _draw_up(state, seat):
+    """Draw from the stacks (the fullest first) until the seat holds 4 cards."""
+    if not has_hand(state, seat) or state.labels & D.L_RUN_OUT:
+        return
+    while cards_held(state, seat) < HAND:
+        s = _largest_stack(state)
+        if s < 0:
+            return
+        _put_in_hand(state, seat, _pop_stack(state, s))
+
+
+@njit(cache=True)
+def _cover_talent(state, seat):
+    """Lay a face-down Argument from a stack on an empty talent space (Herta never gets more)."""
+    if state.character[seat] == D.HERTA or state.talent_len[seat] > 0:
+        return
+    s = _largest_stack(state)
+    if s >= 0:
+        card = _pop_stack(state, s)
+        state.talent[seat, 0] = card
+        state.talent_len[seat] = 1
+        state.card_loc[card] = LOC_TALENT
+        state.card_seat[card] = seat
+
+
+# ==== reset =================================================================================
+
+
+@njit(cache=True)
+def _chapter19(state, config):
+    """A random chapter from the same elements (seeded by chapter19_seed, else by the game)."""
+    saved = state.rng
+    if config.chapter19_seed >= 0:
+        seed_rng(state, config.chapter19_seed)
+    groups = 0
+    for g in range(4):
+        if randint(state, 2):
+            groups |= 1 << g
+    labels = D.L_EXPANSION | D.L_TALENTS | D.L_RANDOM_CHARS
+    for i in range(RANDOM_LABEL_FLAGS.shape[0]):
+        if randint(state, 100) < RANDOM_LABEL_ODDS[i]:
+            labels |= RANDOM_LABEL_FLAGS[i]
+    view = randint(state, 4)  # half the time neither, else open cards or Blind Trust
+    if view == 2:
+        labels |= D.L_OPEN
+    elif view == 3:
+        labels |= D.L_BLIND
+    state.nasty_groups = groups
+    state.labels = labels
+    _random_characters(state)
+    if config.chapter19_seed >= 0:
+        state.rng = saved
+
+
+@njit(cache=True)
+def _random_characters(state):
+    """Random characters for the seats. With "no 6s" the Arguments left (249) cannot cover the
+    IQs (261), so the draw is repeated until Krapotke or Maria (whose numbers are not face
+    values) is among them."""
+    characters = np.arange(D.NUM_CHARACTERS)
+    while True:
+        shuffle(state, characters, D.NUM_CHARACTERS)
+        flexible = False
+        for seat in range(state.num_players):
+            state.character[seat] = characters[seat]
+            flexible = flexible or characters[seat] == D.KRAPOTKE or characters[seat] == D.MARIA
+        if flexible or not (state.labels & D.L_NO_SIXES):
+            return
+
+
+@njit(cache=True)
+def _deal_characters(state, config):
+    num = int(state.num_players)
+    if config.characters[0] >= 0:
+        for seat in range(num):
+            state.character[seat] = config.characters[seat]
+    elif state.chapter == 19:
+        pass  # _chapter19 dealt them
+    elif state.labels & D.L_RANDOM_CHARS:
+        _random_characters(state)
+    else:
+        for seat in range(num):
+            state.character[seat] = CHAPTER_CHARACTERS[state.chapter, seat]
+    for seat in range(num, MAX_PLAYERS):
+        state.character[seat] = -1
+
+
+@njit(cache=True)
+def reset(state, config, seed):
+    num = int(state.num_players)
+    state.chapter = config.chapter
+    state.communication = config.communication
+    state.seconds_per_step = config.seconds_per_step
+    state.shaping = config.shaping
+    state.hints_on = config.hints_on
+    if state.chapter == 19:
+        _chapter19(state, config)
+    else:
+        state.nasty_groups = CHAPTER_GROUPS[state.chapter]
+        state.labels = CHAPTER_LABELS[state.chapter]
+    _deal_characters(state, config)
+    state.current_player = -1
+    state.hand[:] = -1
+    state.talent[:] = -1
+    state.stack[:] = -1
+    state.space[:] = -1
+    state.nazi_stack[:] = -1
+    state.offer_to[:] = -1
+    state.offer_card[:] = -1
+    state.card_seat[:] = -1
+    state.card_nazi[:] = -1
+    state.die_nazi[:] = -1
+    # Nazis: the chapter's groups super nasty side up, shuffled onto the Finale card.
+    for nazi in range(D.NUM_NAZIS):
+        state.nasty[nazi] = 1 if state.nasty_groups & GROUP_OF_KIND[NASTY_KIND[nazi]] else 0
+        state.nazi_stack[nazi] = nazi
+        state.nazi_at[nazi] = NAZI_STACK
+    state.nazi_stack_len = D.NUM_NAZIS
+    shuffle(state, state.nazi_stack, D.NUM_NAZIS)
+    # Arguments: shuffled into 2 stacks (5 when the Arguments run out).
+    state.num_stacks = D.RUN_OUT_STACKS if state.labels & D.L_RUN_OUT else D.STACKS
+    order = np.arange(NUM_ARG).astype(np.int8)
+    shuffle(state, order, NUM_ARG)
+    for i in range(NUM_ARG):
+        s = i % state.num_stacks
+        state.stack[s, state.stack_len[s]] = order[i]
+        state.stack_len[s] += 1
+        state.card_loc[order[i]] = LOC_STACK
+    # The open Bib.
+    bib = config.bib_start if config.bib_start >= 0 else BIB_START[num]
+    for _ in range(bib):
+        _to_bib(state, _pop_stack(state, _largest_stack(state)), False)
+    # Talent spaces (Herta: 4 cards).
+    if state.labels & D.L_TALENTS:
+        for seat in range(num):
+            cards = D.HERTA_TALENT_CARDS if state.character[seat] == D.HERTA else 1
+            for i in range(cards):
+                card = _pop_stack(state, _largest_stack(state))
+                state.talent[seat, i] = card
+                state.card_loc[card] = LOC_TALENT
+                state.card_seat[card] = seat
+            state.talent_len[seat] = cards
+    # Razupaltuff: 1 card with 2-3 players, 2 with 4-5; one each to the first seats with a hand.
+    for card in D.RAZUPALTUFF:
+        state.card_loc[card] = LOC_NONE
+    if state.labels & D.L_RAZUPALTUFF:
+        wanted = 1 if num <= 3 else 2
+        given = 0
+        for seat in range(num):
+            if given < wanted and has_hand(state, seat):
+                _put_in_hand(state, seat, D.RAZUPALTUFF[given])
+                given += 1
+    for seat in range(num):
+        _draw_up(state, seat)
+        if state.labels & D.L_RUN_OUT and has_hand(state, seat):  # setup hands still come from the stacks
+            while cards_held(state, seat) < HAND:
+                _put_in_hand(state, seat, _pop_stack(state, _largest_stack(state)))
+    # Krapotke rolls his dice.
+    for k in range(D.NUM_DICE):
+        _roll(state, k)
+    # "Achtung!" at the start: the first Nazi moves off the stack.
+    _reveal_nazi(state)
+    state.next_nazi = randrange(state, D.NAZI_EVERY[0], D.NAZI_EVERY[1])
+    state.next_swap = randrange(state, D.SWAP_EVERY[0], D.SWAP_EVERY[1])
+    refresh(state)
+
+
+@njit(cache=True)
+def _roll(state, k):
+    state.die_value[k] = randrange(state, 1, 6)
+    state.die_status[k] = DIE_BLOCKED if state.die_value[k] == 6 else DIE_FREE
+
+
+@njit(cache=True)
+def _reveal_nazi(state):
+    """The top Nazi moves to the first free space around the stack (an "Achtung!")."""
+    if state.nazi_stack_len == 0:
+        return
+    for i in range(D.NUM_SPACES):
+        if state.space[i] < 0:
+            state.nazi_stack_len -= 1
+            nazi = state.nazi_stack[state.nazi_stack_len]
+            state.nazi_stack[state.nazi_stack_len] = -1
+            state.space[i] = nazi
+            state.nazi_at[nazi] = NAZI_FACE_UP
+            if state.nazi_stack_len > 0:
+                state.nazi_at[state.nazi_stack[state.nazi_stack_len - 1]] = NAZI_FACE_UP
+            state.last_nazi = state.clock
+            return
+    # (no free space: five are face up and the game is lost already)
+
+
+# ==== masks and hints (recomputed after every change) =======================================
+
+
+@njit(cache=True)
+def _seat_cards(state, seat, viewer, colours, values, halves, usable):
+    """Seat's 4 cards (Krapotke: dice) as ``seat_options`` takes them; cards whose fronts
+    ``viewer`` does not know are unusable (viewer -1: the truth)."""
+    if state.character[seat] == D.KRAPOTKE:
+        for k in range(D.NUM_DICE):
+            colours[k] = k
+            values[k] = state.die_value[k]
+            halves[k] = 0
+            usable[k] = 1 if state.die_status[k] == DIE_FREE and state.die_value[k] != 6 else 0
+        return
+    known = viewer < 0 or sees_front(state, viewer, seat)
+    for i in range(HAND):
+        card = state.hand[seat, i]
+        if card >= 0 and card < NUM_ARG:
+            colours[i] = CARD_COLOUR[card]
+            values[i] = CARD_VALUE[card]
+            halves[i] = CARD_HALF[card]
+            usable[i] = 1 if known else 0
+        else:
+            colours[i] = 0
+            values[i] = 0
+            halves[i] = 0
+            usable[i] = 0
+
+
+@njit(cache=True)
+def _readings_of(state, seat, nazi, subset, opt_mask, opt_value, opt_talent, count):
+    """(normal readings, talent readings) of ``subset`` among a seat's options (bitmasks of values)."""
+    normal, talent = np.int64(0), np.int64(0)
+    for o in range(count):
+        if opt_mask[o] == subset:
+            if opt_talent[o]:
+                talent |= np.int64(1) << opt_value[o]
+            else:
+                normal |= np.int64(1) << opt_value[o]
+    return normal, talent
+
+
+@njit(cache=True)
+def _pool_accepts(state, nazi, seat, readings, is_maria):
+    """Whether a contribution with these possible values may be laid at ``nazi`` now: the pool
+    must not overshoot, and if it can then only be exactly full, the team rules must hold.
+    Returns the readings that fit (0: it may not be laid)."""
+    iq = NAZI_IQ[nazi]
+    fixed = state.pool_fixed[nazi]
+    pool = state.pool_readings[nazi]
+    members = state.pool_count[nazi] + 1
+    everyone = state.nasty[nazi] and NASTY_KIND[nazi] == D.ALL_AGAINST_ONE
+    team_ok = members >= min_team(state) and (not everyone or members == state.num_players)
+    fitting = np.int64(0)
+    for v in range(1, MAX_VALUE):
+        if not (readings >> v & 1):
+            continue
+        if is_maria:
+            new_fixed, new_pool = fixed, np.int64(1) << v
+        else:
+            new_fixed, new_pool = fixed + v, pool
+        low = new_fixed + (_lowest_bit(new_pool) if new_pool != 0 else 0)
+        if low < iq or (low == iq and team_ok):
+            fitting |= np.int64(1) << v
+    return fitting
+
+
+@njit(cache=True)
+def _lowest_bit(bits):
+    for v in range(64):
+        if bits >> v & 1:
+            return v
+    return 0
+
+
+@njit(cache=True)
+def _fill_argue_mask(state, seat, slot, nazi, mask, opt_mask, opt_value, opt_talent, count):
+    blind = not sees_front(state, seat, seat) and has_hand(state, seat)
+    base = A_ARGUE + slot * NUM_SUBSETS
+    for s in range(NUM_SUBSETS):
+        subset = SUBSETS[s]
+        if blind:  # she cannot see what she lays: any 2-4 Arguments; the rules are checked when laid
+            ok = True
+            for i in range(HAND):
+                if subset >> i & 1:
+                    card = state.hand[seat, i]
+                    ok = ok and card >= 0 and card < NUM_ARG
+            if ok:
+                mask[base + s] = 1
+            continue
+        normal, talent = _readings_of(state, seat, nazi, subset, opt_mask, opt_value, opt_talent, count)
+        is_maria = state.character[seat] == D.MARIA
+        if _pool_accepts(state, nazi, seat, normal, is_maria) != 0 or (
+                state.talent_ready[seat] and _pool_accepts(state, nazi, seat, talent, is_maria) != 0):
+            mask[base + s] = 1
+
+
+@njit(cache=True)
+def _fill_other_masks(state, seat, mask):
+    num = int(state.num_players)
+    mask[A_WAIT] = 1
+    blind = not sees_front(state, seat, seat) and has_hand(state, seat)
+    for slot in range(NUM_SLOTS):
+        nazi = nazi_in_slot(state, slot)
+        if nazi >= 0 and state.contrib[nazi, seat]:
+            mask[A_WITHDRAW + slot] = 1
+    if has_hand(state, seat):
+        for rel in range(1, num):
+            other = (seat + rel) % num
+            if not has_hand(state, other):
+                continue
+            for i in range(HAND):
+                if state.hand[seat, i] >= 0:
+                    mask[A_OFFER + (rel - 1) * HAND + i] = 1
+            offered = state.offer_card[other]
+            if state.offer_to[other] == seat and offered >= 0 and state.card_loc[offered] == LOC_HAND \
+                    and state.card_seat[offered] == other:
+                for i in range(HAND):
+                    if state.hand[seat, i] >= 0:
+                        mask[A_ACCEPT + (rel - 1) * HAND + i] = 1
+        _fill_bib_mask(state, seat, mask, blind)
+    _fill_expand_mask(state, seat, mask, blind)
+    if state.character[seat] == D.KRAPOTKE:
+        all_home = True
+        for k in range(D.NUM_DICE):
+            if state.die_status[k] == DIE_FREE or state.die_status[k] == DIE_USED:
+                mask[A_ROLL + k] = 1
+            all_home = all_home and state.die_status[k] != DIE_POOLED
+        if all_home:
+            mask[A_ROLL_ALL] = 1
+    if not state.emergency_used:
+        mask[A_EMERGENCY] = 1
+
+
+@njit(cache=True)
+def _fill_bib_mask(state, seat, mask, blind):
+    owed = cards_held(state, seat) < HAND and may_draw_from_bib(state)
+    for i in range(HAND):
+        mine = state.hand[seat, i]
+        if mine >= NUM_ARG:  # Razupaltuff never goes into the Bib
+            continue
+        if mine < 0 and not owed:
+            continue
+        base = A_BIB + i * NUM_ARG
+        for card in range(NUM_ARG):
+            if state.card_loc[card] != LOC_BIB:
+                continue
+            if mine < 0 or blind or CARD_COLOUR[card] == CARD_COLOUR[mine] or CARD_VALUE[card] == CARD_VALUE[mine]:
+                mask[base + card] = 1
+
+
+@njit(cache=True)
+def _condition_met(state, seat, card):
+    """Whether ``seat`` can fulfil the condition on ``card``'s back now (tasks: always)."""
+    design = CARD_BACK[card]
+    kind = BACK_COND_KIND[design]
+    if kind == D.COND_SOLO_TASK or kind == D.COND_GROUP_TASK:
+        return True
+    if not has_hand(state, seat):
+        return False
+    for k in range(7):
+        have = 0
+        for i in range(HAND):
+            mine = state.hand[seat, i]
+            if mine >= 0 and mine < NUM_ARG:
+                have += (CARD_COLOUR[mine] if kind == D.COND_COLOURS else CARD_VALUE[mine]) == k
+        if have < BACK_COND_COUNT[design, k]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def expansion_source(state, seat, target):
+    """The card expansion ``target`` would place (stack 0..4, or 5 + relative seat's talent space), or -1."""
+    if not (state.labels & D.L_EXPANSION):
+        return -1
+    if target < D.RUN_OUT_STACKS:
+        if target >= state.num_stacks or state.stack_len[target] == 0 or state.labels & D.L_BIB10_TALENT:
+            return -1
+        return state.stack[target, state.stack_len[target] - 1]
+    rel = target - D.RUN_OUT_STACKS
+    if rel >= state.num_players:
+        return -1
+    owner = (seat + rel) % int(state.num_players)
+    if state.talent_len[owner] == 0 or state.talent_ready[owner]:
+        return -1
+    return state.talent[owner, state.talent_len[owner] - 1]
+
+
+@njit(cache=True)
+def _fill_expand_mask(state, seat, mask, blind):
+    for target in range(2 * MAX_PLAYERS):
+        card = expansion_source(state, seat, target)
+        if card < 0:
+            continue
+        kind = BACK_COND_KIND[CARD_BACK[card]]
+        combo = kind == D.COND_COLOURS or kind == D.COND_NUMBERS
+        if combo and blind:
+            if has_hand(state, seat):
+                mask[A_EXPAND + target] = 1
+        elif _condition_met(state, seat, card):
+            mask[A_EXPAND + target] = 1
+
+
+@njit(cache=True)
+def refresh(state):
+    """Recompute what the record caches: every seat's legal mask and hints."""
+    num = int(state.num_players)
+    for seat in range(MAX_PLAYERS):
+        for a in range(NUM_ACTIONS):
+            state.mask[seat, a] = 0
+        for slot in range(NUM_SLOTS):
+            state.hint_count[seat, slot] = 0
+            for other in range(MAX_PLAYERS):
+                state.hint[seat, slot, other] = 0
+    if state.terminal:
+        return
+    cards = np.zeros((4, num, 4), np.int8)                 # colours, values, halves, usable
+    options = np.zeros((3, num, MAX_OPTIONS), np.int64)    # subset, value, needs talent
+    per_seat = np.zeros((5, num), np.int64)                # options, options for the hint, can/must join, chosen
+    ways = np.zeros((num + 1, 32, num + 1), np.int64)
+    for seat in range(num):
+        _seat_cards(state, seat, -1, cards[0, seat], cards[1, seat], cards[2, seat], cards[3, seat])
+        _fill_other_masks(state, seat, state.mask[seat])
+    for slot in range(NUM_SLOTS):
+        nazi = nazi_in_slot(state, slot)
+        if nazi < 0:
+            continue
+        allowed, banned, everyone = nazi_rules(state, nazi)
+        members = 0
+        for seat in range(num):
+            per_seat[0, seat] = 0
+            members += state.contrib[nazi, seat]
+            if not state.contrib[nazi, seat]:
+                per_seat[0, seat] = seat_options(state.character[seat], state.talent_ready[seat], cards[0, seat],
+                                                 cards[1, seat], cards[2, seat], cards[3, seat], allowed, banned,
+                                                 options[0, seat], options[1, seat], options[2, seat])
+                _fill_argue_mask(state, seat, slot, nazi, state.mask[seat], options[0, seat], options[1, seat],
+                                 options[2, seat], per_seat[0, seat])
+        if state.hints_on:
+            _hints(state, slot, nazi, everyone, members, options, per_seat, ways)
+
+
+@njit(cache=True)
+def _hints(state, slot, nazi, everyone, members, options, per_seat, ways):
+    """Each seat's hint for ``slot``: the team search over the hands whose fronts it knows."""
+    num = int(state.num_players)
+    targets = _targets(NAZI_IQ[nazi], state.pool_fixed[nazi], state.pool_readings[nazi])
+    shared = -1  # viewers who know the same fronts get the same hints
+    for viewer in range(num):
+        if shared >= 0 and _same_view(state, viewer, shared):
+            state.hint_count[viewer, slot] = state.hint_count[shared, slot]
+            for seat in range(num):
+                state.hint[viewer, slot, (seat - viewer) % num] = state.hint[shared, slot, (seat - shared) % num]
+            continue
+        for seat in range(num):
+            known = state.character[seat] == D.KRAPOTKE or sees_front(state, viewer, seat)
+            joins = known and not state.contrib[nazi, seat]
+            per_seat[1, seat] = per_seat[0, seat] if joins else 0
+            per_seat[2, seat] = 1 if joins else 0
+            per_seat[3, seat] = everyone if not state.contrib[nazi, seat] else 0
+        count = team_search(targets, max(0, min_team(state) - members), per_seat[2], per_seat[3], options[1],
+                            per_seat[1], ways, per_seat[4])
+        state.hint_count[viewer, slot] = min(count, 32767)
+        for seat in range(num):
+            chosen = per_seat[4, seat]
+            state.hint[viewer, slot, (seat - viewer) % num] = options[0, seat, chosen] if chosen >= 0 else 0
+        shared = viewer
+
+
+@njit(cache=True)
+def _same_view(state, a, b):
+    for seat in range(state.num_players):
+        if sees_front(state, a, seat) != sees_front(state, b, seat):
+            return False
+    return True
+
+
+@njit(cache=True)
+def legal_mask(state, seat, mask):
+    if state.terminal or seat >= state.num_players:
+        return
+    for a in range(NUM_ACTIONS):
+        mask[a] = state.mask[seat, a]
+
+
+# ==== step ==================================================================================
+
+
+@njit(cache=True)
+def step(state, actions):
+    num = int(state.num_players)
+    state.reward[:] = 0.0
+    touched = np.zeros(NUM_CARDS, np.int8)  # cards already moved by an earlier action this step
+    first = state.moment % num
+    # Withdrawals and dice first: they only touch the seat's own things.
+    for seat in range(num):
+        a = actions[seat]
+        if A_WITHDRAW <= a < A_OFFER:
+            _withdraw(state, seat, nazi_in_slot(state, a - A_WITHDRAW))
+        elif A_ROLL <= a < A_ROLL_ALL:
+            _roll(state, a - A_ROLL)
+        elif a == A_ROLL_ALL:
+            for k in range(D.NUM_DICE):
+                _roll(state, k)
+    # Expansions refer to the card each seat saw; a group task needs every seat on the same card.
+    intended = np.full(num, -1, np.int64)
+    for seat in range(num):
+        if A_EXPAND <= actions[seat] < A_ROLL:
+            intended[seat] = expansion_source(state, seat, actions[seat] - A_EXPAND)
+    group_card = intended[0]
+    for seat in range(num):
+        if intended[seat] != group_card:
+            group_card = -1
+    if group_card >= 0 and BACK_COND_KIND[CARD_BACK[group_card]] == D.COND_GROUP_TASK:
+        _expand(state, 0, actions[0] - A_EXPAND, touched, group_card)
+    # Then the rest in the rotating seat order.
+    for i in range(num):
+        seat = (first + i) % num
+        a = actions[seat]
+        if A_ARGUE <= a < A_WITHDRAW:
+            _argue(state, seat, (a - A_ARGUE) // NUM_SUBSETS, SUBSETS[(a - A_ARGUE) % NUM_SUBSETS], touched)
+        elif A_OFFER <= a < A_ACCEPT:
+            _offer(state, seat, 1 + (a - A_OFFER) // HAND, (a - A_OFFER) % HAND)
+        elif A_ACCEPT <= a < A_BIB:
+            _accept(state, seat, 1 + (a - A_ACCEPT) // HAND, (a - A_ACCEPT) % HAND, touched)
+        elif A_BIB <= a < A_EXPAND:
+            _bib_swap(state, seat, (a - A_BIB) // NUM_ARG, (a - A_BIB) % NUM_ARG, touched)
+        elif A_EXPAND <= a < A_ROLL and intended[seat] >= 0:
+            if BACK_COND_KIND[CARD_BACK[intended[seat]]] != D.COND_GROUP_TASK:
+                _expand(state, seat, a - A_EXPAND, touched, intended[seat])
+    convinced = _resolve_pools(state)
+    emergency = False
+    for seat in range(num):
+        emergency = emergency or actions[seat] == A_EMERGENCY
+    if emergency and not state.emergency_used:
+        _emergency(state)
+    for i in range(num):
+        seat = (first + i) % num
+        _draw_up(state, seat)
+    if convinced > 0 and state.shaping:
+        for seat in range(num):
+            state.reward[seat] += convinced / D.NUM_NAZIS
+    state.moment += 1
+    _run_clock(state, convinced > 0)
+    _clear_stale_offers(state)
+    refresh(state)
+
+
+@njit(cache=True)
+def _withdraw(state, seat, nazi):
+    if nazi < 0 or not state.contrib[nazi, seat]:
+        return
+    for card in range(NUM_ARG):
+        if state.card_loc[card] == LOC_POOL and state.card_nazi[card] == nazi and state.card_seat[card] == seat:
+            state.card_nazi[card] = -1
+            _put_in_hand(state, seat, card)
+    for k in range(D.NUM_DICE):
+        if state.die_status[k] == DIE_POOLED and state.die_nazi[k] == nazi:
+            state.die_status[k] = DIE_FREE
+            state.die_nazi[k] = -1
+    if state.contrib_talent[nazi, seat]:
+        state.talent_ready[seat] = 1
+    if state.character[seat] == D.MARIA:
+        state.pool_readings[nazi] = 0
+    else:
+        state.pool_fixed[nazi] -= state.contrib_value[nazi, seat]
+    state.pool_count[nazi] -= 1
+    state.contrib[nazi, seat] = 0
+    state.contrib_value[nazi, seat] = 0
+    state.contrib_talent[nazi, seat] = 0
+
+
+@njit(cache=True)
+def _argue(state, seat, slot, subset, touched):
+    """Lay the cards (dice) of ``subset`` at the Nazi in ``slot``; no effect if it is not a valid
+    argumentation there any more (cards moved this step, rules broken, the pool would overshoot)."""
+    nazi = nazi_in_slot(state, slot)
+    if nazi < 0 or state.contrib[nazi, seat]:
+        return
+    krapotke = state.character[seat] == D.KRAPOTKE
+    if not krapotke:
+        for i in range(HAND):
+            if subset >> i & 1:
+                card = state.hand[seat, i]
+                if card < 0 or card >= NUM_ARG or touched[card]:
+                    return
+    cards = np.zeros((4, 4), np.int8)
+    _seat_cards(state, seat, -1, cards[0], cards[1], cards[2], cards[3])
+    allowed, banned, _ = nazi_rules(state, nazi)
+    options = np.zeros((3, MAX_OPTIONS), np.int64)
+    count = seat_options(state.character[seat], state.talent_ready[seat], cards[0], cards[1], cards[2], cards[3],
+                         allowed, banned, options[0], options[1], options[2])
+    normal, talent = _readings_of(state, seat, nazi, subset, options[0], options[1], options[2], count)
+    is_maria = state.character[seat] == D.MARIA
+    readings = _pool_accepts(state, nazi, seat, normal, is_maria)
+    uses_talent = 0
+    if readings == 0 and state.talent_ready[seat]:
+        readings = _pool_accepts(state, nazi, seat, talent, is_maria)
+        uses_talent = 1
+    if readings == 0:
+        return
+    for i in range(4):
+        if subset >> i & 1:
+            if krapotke:
+                state.die_status[i] = DIE_POOLED
+                state.die_nazi[i] = nazi
+            else:
+                card = state.hand[seat, i]
+                state.hand[seat, i] = -1
+                state.card_loc[card] = LOC_POOL
+                state.card_nazi[card] = nazi
+                touched[card] = 1
+    state.contrib[nazi, seat] = 1
+    state.contrib_talent[nazi, seat] = uses_talent
+    if uses_talent:
+        state.talent_ready[seat] = 0
+    state.pool_count[nazi] += 1
+    if is_maria:
+        state.pool_readings[nazi] = readings
+        state.contrib_value[nazi, seat] = _lowest_bit(readings)
+    else:
+        value = _lowest_bit(readings)
+        state.pool_fixed[nazi] += value
+        state.contrib_value[nazi, seat] = value
+
+
+@njit(cache=True)
+def _offer(state, seat, rel, i):
+    other = (seat + rel) % int(state.num_players)
+    card = state.hand[seat, i]
+    if card >= 0 and has_hand(state, other):
+        state.offer_to[seat] = other
+        state.offer_card[seat] = card
+
+
+@njit(cache=True)
+def _accept(state, seat, rel, i, touched):
+    """Take the card ``rel`` offers and give my slot ``i`` for it (1:1 swap)."""
+    other = (seat + rel) % int(state.num_players)
+    theirs = state.offer_card[other]
+    mine = state.hand[seat, i]
+    if state.offer_to[other] != seat or theirs < 0 or mine < 0 or touched[theirs] or touched[mine]:
+        return
+    if state.card_loc[theirs] != LOC_HAND or state.card_seat[theirs] != other:
+        return
+    for j in range(HAND):
+        if state.hand[other, j] == theirs:
+            state.hand[other, j] = mine
+            state.card_seat[mine] = other
+    state.hand[seat, i] = theirs
+    state.card_seat[theirs] = seat
+    touched[theirs] = 1
+    touched[mine] = 1
+    state.offer_to[other] = -1
+    state.offer_card[other] = -1
+
+
+@njit(cache=True)
+def _bib_swap(state, seat, i, card, touched):
+    """Swap hand slot ``i`` for Bib ``card`` (same colour or same value), or take it into an empty
+    slot when hand cards may be drawn from the Bib."""
+    if state.card_loc[card] != LOC_BIB or touched[card]:
+        return
+    mine = state.hand[seat, i]
+    if mine < 0:
+        if not (may_draw_from_bib(state) and cards_held(state, seat) < HAND):
+            return
+    else:
+        if mine >= NUM_ARG or touched[mine]:
+            return
+        if CARD_COLOUR[card] != CARD_COLOUR[mine] and CARD_VALUE[card] != CARD_VALUE[mine]:
+            return  # (a blind seat tried a swap the Bib does not allow)
+        _to_bib(state, mine, False)
+        touched[mine] = 1
+    _from_bib(state, card)
+    state.hand[seat, i] = card
+    state.card_loc[card] = LOC_HAND
+    state.card_seat[card] = seat
+    touched[card] = 1
+
+
+@njit(cache=True)
+def _expand(state, seat, target, touched, intended):
+    """Place the card of ``target`` face up into the Bib if it is still the ``intended`` card and
+    its back's condition is met (group tasks: the caller checked every seat chose it)."""
+    card = expansion_source(state, seat, target)
+    if card < 0 or card != intended or touched[card]:
+        return
+    if not _condition_met(state, seat, card):
+        return
+    touched[card] = 1
+    if target < D.RUN_OUT_STACKS:
+        _pop_stack(state, target)
+        _to_bib(state, card, False)
+        return
+    owner = (seat + target - D.RUN_OUT_STACKS) % int(state.num_players)
+    state.talent_len[owner] -= 1
+    state.talent[owner, state.talent_len[owner]] = -1
+    state.talent_ready[owner] = 1
+    _to_bib(state, card, True)
+
+
+@njit(cache=True)
+def _resolve_pools(state):
+    """Convince every face-up Nazi whose pool hits its IQ exactly; returns how many."""
+    convinced = 0
+    for slot in range(NUM_SLOTS - 1, -1, -1):  # spaces first: convincing the stack top uncovers the next
+        nazi = nazi_in_slot(state, slot)
+        if nazi < 0 or state.pool_count[nazi] == 0:
+            continue
+        need = NAZI_IQ[nazi] - state.pool_fixed[nazi]
+        pool = state.pool_readings[nazi]
+        exact = need == 0 if pool == 0 else (need >= 0 and (pool >> need & 1) != 0)
+        everyone = state.nasty[nazi] and NASTY_KIND[nazi] == D.ALL_AGAINST_ONE
+        members = state.pool_count[nazi]
+        if exact and members >= min_team(state) and (not everyone or members == state.num_players):
+            _convince(state, nazi, slot)
+            convinced += 1
+    return convinced
+
+
+@njit(cache=True)
+def _convince(state, nazi, slot):
+    for card in range(NUM_ARG):
+        if state.card_loc[card] == LOC_POOL and state.card_nazi[card] == nazi:
+            state.card_loc[card] = LOC_DISCARD
+            state.card_nazi[card] = -1
+            state.card_seat[card] = -1
+    for k in range(D.NUM_DICE):
+        if state.die_status[k] == DIE_POOLED and state.die_nazi[k] == nazi:
+            state.die_status[k] = DIE_USED  # must be rolled again before it argues again
+            state.die_nazi[k] = -1
+    for seat in range(state.num_players):
+        if state.contrib_talent[nazi, seat]:
+            state.talent_spent[seat] += 1
+            _cover_talent(state, seat)
+        state.contrib[nazi, seat] = 0
+        state.contrib_value[nazi, seat] = 0
+        state.contrib_talent[nazi, seat] = 0
+    state.pool_fixed[nazi] = 0
+    state.pool_readings[nazi] = 0
+    state.pool_count[nazi] = 0
+    state.nazi_at[nazi] = NAZI_CONVINCED
+    state.convinced += 1
+    if slot == 0:
+        state.nazi_stack_len -= 1
+        state.nazi_stack[state.nazi_stack_len] = -1
+        if state.nazi_stack_len > 0:
+            state.nazi_at[state.nazi_stack[state.nazi_stack_len - 1]] = NAZI_FACE_UP
+    else:
+        state.space[slot - 1] = -1
+
+
+@njit(cache=True)
+def _emergency(state):
+    """Once per chapter: every hand (and every card laid in a pool) goes back into the stacks,
+    which are shuffled; everyone draws 4 anew. Razupaltuff cards stay in their hands."""
+    num = int(state.num_players)
+    state.emergency_used = 1
+    for nazi in range(D.NUM_NAZIS):
+        for seat in range(num):
+            if state.contrib[nazi, seat]:
+                _withdraw(state, seat, nazi)
+    pile = np.zeros(NUM_ARG, np.int8)
+    n = 0
+    for s in range(state.num_stacks):
+        while state.stack_len[s] > 0:
+            pile[n] = _pop_stack(state, s)
+            n += 1
+    for seat in range(num):
+        for i in range(HAND):
+            card = state.hand[seat, i]
+            if card >= 0 and card < NUM_ARG:
+                pile[n] = card
+                n += 1
+                state.hand[seat, i] = -1
+    shuffle(state, pile, n)
+    for i in range(n):
+        s = i % state.num_stacks
+        state.stack[s, state.stack_len[s]] = pile[i]
+        state.stack_len[s] += 1
+        state.card_loc[pile[i]] = LOC_STACK
+        state.card_seat[pile[i]] = -1
+    for seat in range(MAX_PLAYERS):
+        state.offer_to[seat] = -1
+        state.offer_card[seat] = -1
+    if state.labels & D.L_RUN_OUT:  # new hands still come from the stacks ("each draw 4 new cards")
+        for seat in range(num):
+            while has_hand(state, seat) and cards_held(state, seat) < HAND and _largest_stack(state) >= 0:
+                _put_in_hand(state, seat, _pop_stack(state, _largest_stack(state)))
+
+
+@njit(cache=True)
+def _swap_places(state):
+    """Everyone moves one seat on (to the left): player p takes over seat p+1's character, hand,
+    talent space and laid cards."""
+    num = int(state.num_players)
+    for seat in range(num - 1):  # num - 1 neighbour exchanges rotate everything by one seat
+        _exchange_seats(state, seat, seat + 1)
+    for card in range(NUM_CARDS):
+        if state.card_seat[card] >= 0:
+            state.card_seat[card] = (state.card_seat[card] - 1) % num
+    for seat in range(MAX_PLAYERS):
+        state.offer_to[seat] = -1
+        state.offer_card[seat] = -1
+
+
+@njit(cache=True)
+def _exchange_seats(state, a, b):
+    state.character[a], state.character[b] = state.character[b], state.character[a]
+    state.talent_len[a], state.talent_len[b] = state.talent_len[b], state.talent_len[a]
+    state.talent_ready[a], state.talent_ready[b] = state.talent_ready[b], state.talent_ready[a]
+    state.talent_spent[a], state.talent_spent[b] = state.talent_spent[b], state.talent_spent[a]
+    for i in range(HAND):
+        state.hand[a, i], state.hand[b, i] = state.hand[b, i], state.hand[a, i]
+    for i in range(D.HERTA_TALENT_CARDS):
+        state.talent[a, i], state.talent[b, i] = state.talent[b, i], state.talent[a, i]
+    for nazi in range(D.NUM_NAZIS):
+        state.contrib[nazi, a], state.contrib[nazi, b] = state.contrib[nazi, b], state.contrib[nazi, a]
+        state.contrib_value[nazi, a], state.contrib_value[nazi, b] = (state.contrib_value[nazi, b],
+                                                                      state.contrib_value[nazi, a])
+        state.contrib_talent[nazi, a], state.contrib_talent[nazi, b] = (state.contrib_talent[nazi, b],
+                                                                        state.contrib_talent[nazi, a])
+
+
+@njit(cache=True)
+def _run_clock(state, cards_gone):
+    """The moment's seconds pass: new Nazis, swap places, and the ends of the game."""
+    if state.convinced == D.NUM_NAZIS and _extra_goals_met(state):
+        _end(state, END_WON)
+        return
+    if cards_gone and not can_still_win(state):
+        _end(state, END_NO_ARGUMENTS)
+        return
+    state.clock += state.seconds_per_step
+    while state.nazi_stack_len > 0 and state.clock >= state.next_nazi:
+        _reveal_nazi(state)
+        state.next_nazi += randrange(state, D.NAZI_EVERY[0], D.NAZI_EVERY[1])
+        if face_up_count(state) >= D.LOSE_FACE_UP:
+            _end(state, END_FIVE_FACE_UP)
+            return
+    if state.labels & D.L_SWAP_PLACES and state.clock >= state.next_swap:
+        _swap_places(state)
+        state.next_swap += randrange(state, D.SWAP_EVERY[0], D.SWAP_EVERY[1])
+    if state.clock >= D.CHAPTER_SECONDS:
+        _end(state, END_TIME)
+
+
+@njit(cache=True)
+def _extra_goals_met(state):
+    if state.labels & D.L_BIB10 and state.bib_count < D.BIB_GOAL:
+        return False
+    if state.labels & D.L_BIB10_TALENT and state.bib_talent_count < D.BIB_GOAL:
+        return False
+    return True
+
+
+@njit(cache=True)
+def _end(state, reason):
+    state.terminal = 1
+    state.current_player = -1
+    state.end_reason = reason
+    result = 1.0 if reason == END_WON else -1.0
+    for seat in range(state.num_players):
+        state.reward[seat] += result
+
+
+@njit(cache=True)
+def _clear_stale_offers(state):
+    for seat in range(state.num_players):
+        card = state.offer_card[seat]
+        if card >= 0 and (state.card_loc[card] != LOC_HAND or state.card_seat[card] != seat):
+            state.offer_to[seat] = -1
+            state.offer_card[seat] = -1
+
+
+# ==== observe ================================================================================
+
+
+@njit(cache=True)
+def _write_card(out, o, card, front):
+    """A card's features at out[o:o + F_CARD]; its front only if ``front``."""
+    out[o] = 1.0
+    if card >= NUM_ARG:  # Razupaltuff: known to everyone
+        out[o + 1] = 1.0
+        out[o + 2] = 1.0
+        return
+    if front:
+        out[o + 1] = 1.0
+        out[o + 3 + CARD_COLOUR[card]] = 1.0
+        out[o + 7 + CARD_VALUE[card] - 1] = 1.0
+    segments = HALF_SEGMENTS[CARD_HALF[card]]
+    for s in range(7):
+        if segments >> s & 1:
+            out[o + 13 + s] = 1.0
+    design = CARD_BACK[card]
+    out[o + 20 + BACK_COND_KIND[design]] = 1.0
+    for k in range(7):
+        out[o + 24 + k] = BACK_COND_COUNT[design, k] / 4.0
+
+
+@njit(cache=True)
+def observe(state, seat, out):
+    num = int(state.num_players)
+    out[O_CHAPTER + int(state.chapter) - 1] = 1.0
+    for i in range(LABEL_FLAGS.shape[0]):
+        if state.labels & LABEL_FLAGS[i]:
+            out[O_LABELS + i] = 1.0
+    out[O_CLOCK] = max(0, D.CHAPTER_SECONDS - state.clock) / D.CHAPTER_SECONDS
+    out[O_CLOCK + 1] = min(1.0, (state.clock - state.last_nazi) / D.NAZI_EVERY[1])
+    out[O_CLOCK + 2] = 1.0 if state.nazi_stack_len == 0 else 0.0
+    out[O_CLOCK + 3] = state.emergency_used
+    out[O_COUNTS] = state.convinced / D.NUM_NAZIS
+    out[O_COUNTS + 1] = state.nazi_stack_len / D.NUM_NAZIS
+    out[O_COUNTS + 2] = min(face_up_count(state), D.LOSE_FACE_UP) / D.LOSE_FACE_UP
+    out[O_COUNTS + 3] = state.bib_count / NUM_ARG
+    out[O_COUNTS + 4] = state.bib_talent_count / NUM_ARG
+    for slot in range(NUM_SLOTS):
+        nazi = nazi_in_slot(state, slot)
+        if nazi >= 0:
+            _write_nazi(state, seat, nazi, out, O_NAZI_SLOTS + slot * F_NAZI)
+    for nazi in range(D.NUM_NAZIS):
+        o = O_NAZI_STATUS + nazi * 4
+        out[o + int(state.nazi_at[nazi])] = 1.0
+        out[o + 3] = state.nasty[nazi]
+    for rel in range(num):
+        other = (seat + rel) % num
+        _write_seat(state, seat, other, rel, out)
+    for s in range(state.num_stacks):
+        o = O_STACKS + s * (1 + F_CARD)
+        out[o] = state.stack_len[s] / NUM_ARG
+        if state.stack_len[s] > 0:
+            _write_card(out, o + 1, state.stack[s, state.stack_len[s] - 1], False)
+    for k in range(D.NUM_DICE):
+        o = O_DICE + k * 10
+        out[o + int(state.die_value[k]) - 1] = 1.0
+        out[o + 6 + int(state.die_status[k])] = 1.0
+    for card in range(NUM_ARG):
+        loc = state.card_loc[card]
+        if loc == LOC_BIB:
+            out[O_CARDS + card * 3] = 1.0
+        elif loc == LOC_POOL:
+            out[O_CARDS + card * 3 + 1] = 1.0
+        elif loc == LOC_DISCARD:
+            out[O_CARDS + card * 3 + 2] = 1.0
+
+
+@njit(cache=True)
+def _write_nazi(state, seat, nazi, out, o):
+    num = int(state.num_players)
+    iq = NAZI_IQ[nazi]
+    allowed, banned, _ = nazi_rules(state, nazi)
+    out[o] = 1.0
+    out[o + 1] = iq / 23.0
+    out[o + 2 + (NASTY_KIND[nazi] if state.nasty[nazi] else 0)] = 1.0
+    for c in range(D.NUM_COLOURS):
+        out[o + 7 + c] = (allowed >> c) & 1
+    for v in range(1, 7):
+        out[o + 11 + v - 1] = (banned >> v) & 1
+    out[o + 17] = state.pool_fixed[nazi] / 23.0
+    out[o + 18] = max(0, iq - state.pool_fixed[nazi]) / 23.0
+    for rel in range(num):
+        other = (seat + rel) % num
+        out[o + 19 + rel] = state.contrib[nazi, other]
+        out[o + 24 + rel] = state.contrib_value[nazi, other] / 23.0
+    for v in range(24):
+        out[o + 29 + v] = (state.pool_readings[nazi] >> v) & 1
+
+
+@njit(cache=True)
+def _write_seat(state, seat, other, rel, out):
+    o = O_SEATS + rel * F_SEAT
+    out[o] = 1.0
+    out[o + 1 + int(state.character[other])] = 1.0
+    out[o + 9] = state.talent_ready[other]
+    out[o + 10] = state.talent_len[other] / D.HERTA_TALENT_CARDS
+    if has_hand(state, other):
+        out[o + 11] = cards_held(state, other) / HAND
+    front = sees_front(state, seat, other)
+    for i in range(HAND):
+        card = state.hand[other, i]
+        if card >= 0:
+            _write_card(out, O_HANDS + (rel * HAND + i) * F_CARD, card, front)
+    target = state.offer_to[other]
+    if target >= 0:
+        o = O_OFFERS + rel * 8
+        out[o + (int(target) - other) % int(state.num_players) - 1] = 1.0
+        for i in range(HAND):
+            if state.hand[other, i] == state.offer_card[other]:
+                out[o + 4 + i] = 1.0
+        if target == seat:
+            _write_card(out, O_OFFERED + rel * F_CARD, state.offer_card[other], True)
+    o = O_TALENT + rel * (1 + F_CARD)
+    out[o] = state.talent_len[other] / D.HERTA_TALENT_CARDS
+    if state.talent_len[other] > 0:
+        _write_card(out, o + 1, state.talent[other, state.talent_len[other] - 1], False)
+
+
+register_engine(STATE, reset=reset, legal_mask=legal_mask, step=step, observe=observe)

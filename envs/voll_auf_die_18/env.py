@@ -1,0 +1,183 @@
+"""Voll auf die 18: the cooperative real-time card game against Nazis, as a PettingZoo ParallelEnv.
+
+| | |
+|---|---|
+| Import | ``from envs import voll_auf_die_18_v0`` |
+| Actions | Discrete(505), every seat every step |
+| Parallel API | yes (the AEC form via ``parallel_to_aec``) |
+| Agents | ``player_0`` .. ``player_{n-1}``, n = 2..5 |
+| Observation | ``{"observation": float32[1909], "action_mask": int8[505]}`` |
+
+Everyone plays at once against the clock: the chapter lasts 18 minutes, a new Nazi turns up every
+33-45 s, and each env step is one moment of ``seconds_per_step`` seconds in which every seat takes
+one action. Arguments (cards 1-6 in four colours) whose values add up to a face-up Nazi's IQ
+exactly convince it; alone or as a team, each character by its own rule (Kangaroo: one colour,
+Kleinkünstler: a straight, Krapotke: dice, Maria: digital numbers from the card backs, ...), and
+super nasty Nazis add colour, number-ban or all-against-one requirements. The team wins when every
+Nazi is convinced in time (plus the chapter's extra goals); it loses when 5 Nazis lie face up,
+when time runs out, or when the Arguments left can no longer convince the Nazis left. All 18
+chapters of the rulebook are data (``chapter=1..18``); ``chapter=19`` deals a random one.
+
+Actions (one flat space; see ``action_to_str``):
+
+| range | action |
+|---|---|
+| 0 | wait |
+| 1-55 | argue: lay 2-4 hand cards (Krapotke: dice) ``subset`` at Nazi ``slot`` (slot * 11 + subset) |
+| 56-60 | withdraw my cards from the pool of Nazi ``slot`` |
+| 61-76 | offer hand slot ``i`` to the player ``r`` seats on ((r - 1) * 4 + i) |
+| 77-92 | accept the offer of the player ``r`` seats on, giving hand slot ``i`` |
+| 93-488 | Bib: swap hand slot ``i`` for Bib card ``c`` (same colour or value), or take ``c`` into an empty slot when drawing from the Bib is allowed (i * 99 + c) |
+| 489-498 | expand the Bib from stack 0..4, or activate the talent space of the player 0..4 seats on |
+| 499-502 | Krapotke: roll die k |
+| 503 | Krapotke: roll all dice (frees blocked 6s) |
+| 504 | emergency redraw (once per chapter, for everyone) |
+
+Nazi slots: 0 is the top of the Nazi stack, 1-4 the spaces around it. Subsets list the hand slots
+in the order 01, 02, 12, 03, 13, 23, 012, 013, 023, 123, 0123.
+
+Rewards: shared: +1 to every seat when the chapter is won, -1 when it is lost; with
+``reward_shaping=True`` also +1/18 per Nazi convinced.
+
+Information: ``communication="full"`` (the rulebook lets players share everything) shows every
+hand to every seat, except what the chapter hides (Blind Trust: your own fronts, unless you are
+God); ``"none"`` shows each seat only its own hand fronts (and the backs of all). Nobody sees
+the order of the stacks. ``infos[agent]["hints"]`` (``hints=True``) holds, per Nazi slot, one
+exact team argumentation the seat can know of (hand-slot subsets per relative seat, 0: none) and
+``infos[agent]["ways"]`` how many there are.
+
+Observation blocks (relative seats: 0 is the observing seat, 1 the next, ...):
+
+"""
+
+import numpy as np
+
+from envs.core import Game, Option, int_range
+from envs.core.parallel import TabletopParallelEnv, make_env_functions
+
+from . import data as D
+from . import engine as E
+from . import render
+
+SLOT_NAMES = ("the stack top", "space 1", "space 2", "space 3", "space 4")
+END_REASONS = ("running", "won", "5 Nazis face up", "time ran out", "the Arguments can no longer convince")
+
+
+def card_name(card):
+    if card >= D.NUM_ARGUMENTS:
+        return "Razupaltuff"
+    return f"{D.COLOUR_NAMES[D.CARD_COLOUR[card]]} {D.CARD_VALUE[card]} (#{card})"
+
+
+def action_name(action, config):
+    a = int(action)
+    if a == E.A_WAIT:
+        return "wait"
+    if E.A_ARGUE <= a < E.A_WITHDRAW:
+        slot, subset = divmod(a - E.A_ARGUE, E.NUM_SUBSETS)
+        members = "+".join(str(i) for i in range(4) if E.SUBSETS[subset] >> i & 1)
+        return f"argue with slots {members} at {SLOT_NAMES[slot]}"
+    if E.A_WITHDRAW <= a < E.A_OFFER:
+        return f"withdraw from {SLOT_NAMES[a - E.A_WITHDRAW]}"
+    if E.A_OFFER <= a < E.A_ACCEPT:
+        rel, i = divmod(a - E.A_OFFER, E.HAND)
+        return f"offer slot {i} to player +{rel + 1}"
+    if E.A_ACCEPT <= a < E.A_BIB:
+        rel, i = divmod(a - E.A_ACCEPT, E.HAND)
+        return f"accept the offer of player +{rel + 1}, giving slot {i}"
+    if E.A_BIB <= a < E.A_EXPAND:
+        i, card = divmod(a - E.A_BIB, E.NUM_ARG)
+        return f"Bib: slot {i} for {card_name(card)}"
+    if E.A_EXPAND <= a < E.A_ROLL:
+        target = a - E.A_EXPAND
+        if target < D.RUN_OUT_STACKS:
+            return f"expand the Bib from stack {target}"
+        return f"activate the talent of player +{target - D.RUN_OUT_STACKS}"
+    if E.A_ROLL <= a < E.A_ROLL_ALL:
+        return f"roll the {D.COLOUR_NAMES[a - E.A_ROLL]} die"
+    if a == E.A_ROLL_ALL:
+        return "roll all dice"
+    if a == E.A_EMERGENCY:
+        return "emergency redraw"
+    return f"action {a} (out of range)"
+
+
+def _check_characters(value):
+    if value is None:
+        return None
+    if isinstance(value, str) or not hasattr(value, "__iter__"):
+        return f"expected None or a list of character names from {list(D.CHARACTER_IDS)}"
+    names = list(value)
+    unknown = [n for n in names if n not in D.CHARACTER_IDS]
+    if unknown:
+        return f"unknown character(s) {unknown}; choose from {list(D.CHARACTER_IDS)}"
+    if len(set(names)) != len(names):
+        return "each character can be played by one seat only"
+    return None
+
+
+def _check_seed(value):
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < 2**63:
+        return "expected None or an integer in [0, 2**63)"
+    return None
+
+
+def _check_bib(value):
+    if value is None:
+        return None
+    return int_range(0, 20)(value)
+
+
+def infos(state, config, seat):
+    """Per seat: the hints (what the argument search finds among the hands this seat can see)
+    and, once the game is over, why it ended."""
+    info = {}
+    if config["hints"]:
+        info["hints"] = state["hint"][seat][:, : config["num_players"]].copy()
+        info["ways"] = state["hint_count"][seat].copy()
+    if state["terminal"]:
+        info["end_reason"] = END_REASONS[int(state["end_reason"])]
+    return info
+
+
+OPTIONS = {
+    "chapter": Option(1, "chapter 1..18 of the rulebook, 19: a random chapter", check=int_range(1, 19)),
+    "seconds_per_step": Option(3, "game seconds one step (one action of every seat) takes", check=int_range(1, 60)),
+    "communication": Option("full", "'full': every seat sees all hands (except what the chapter hides); "
+                                    "'none': only its own", choices=("full", "none")),
+    "characters": Option(None, "None (the chapter's characters) or one character name per seat",
+                         check=_check_characters),
+    "reward_shaping": Option(False, "also reward +1/18 per Nazi convinced", choices=(False, True)),
+    "hints": Option(True, "put the argument search's hints into infos", choices=(False, True)),
+    "chapter19_seed": Option(None, "chapter 19: None draws a new random chapter each game; an int fixes it",
+                             check=_check_seed),
+    "bib_start": Option(None, "open Bib cards at setup (None: 4/3/2/1 for 2/3/4/5 players)", check=_check_bib),
+}
+
+GAME = Game(
+    env_id="voll_auf_die_18_v0",
+    engine=E,
+    player_counts=(2, 3, 4, 5),
+    default_players=2,
+    layout=E.LAYOUT,
+    num_actions=E.NUM_ACTIONS,
+    action_name=action_name,
+    render=render,
+    options=OPTIONS,
+    simultaneous=True,
+    default_max_cycles=None,  # the clock ends every game (18 min / seconds_per_step steps at most)
+    infos=infos,
+    description="Voll auf die 18: cooperative real-time arguing against Nazis (all 18 chapters)",
+)
+
+__doc__ += E.LAYOUT.table()
+
+
+class raw_env(TabletopParallelEnv):
+    __doc__ = __doc__
+    game = GAME
+
+
+env, _aec_raw_env, parallel_env = make_env_functions(raw_env)
