@@ -20,6 +20,7 @@ import numpy as np
 
 import envs
 from envs.core import kernels
+from envs.core.game import engine_function
 from envs.core.rng import RNG, seed_rng
 
 from .base import Agent
@@ -49,6 +50,8 @@ class ISMCTSAgent(Agent):
     def reset(self, seat, env_id, config):
         super().reset(seat, env_id, config)
         self.game = envs.game_of(env_id) if isinstance(env_id, str) else env_id
+        if engine_function(self.game.engine.STATE, "determinize") is None:
+            raise ValueError(f"{self.game.env_id} has no determinize: ISMCTS cannot search it")
         self.num_players = config["num_players"]
         self._mask = np.zeros(self.game.num_actions, np.int8)
         self._actor = np.zeros(1, RNG)

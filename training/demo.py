@@ -18,6 +18,7 @@ import time
 import numpy as np
 
 import envs
+from envs.core.game import engine_function
 from envs.core.vector import VectorGame
 from envs.testing.play import play_aec, play_parallel
 
@@ -69,7 +70,8 @@ def tournament(env_id, games, seed, ismcts_iterations):
         specs.append("heuristic")
     except ValueError:
         pass
-    specs.append(f"ismcts:{ismcts_iterations}")
+    if engine_function(envs.game_of(env_id).engine.STATE, "determinize") is not None:
+        specs.append(f"ismcts:{ismcts_iterations}")
     return evaluate(env_id, specs, games, seed=seed, progress=True)
 
 
