@@ -1819,4 +1819,116 @@ def _write_seat(state, seat, other, rel, out):
         _write_card(out, o + 1, state.talent[other, state.talent_len[other] - 1], False)
 
 
-register_engine(STATE, reset=reset, legal_mask=legal_mask, step=step, observe=observe)
+# ==== determinize (for search agents) ==========================================================
+
+
+@njit(cache=True)
+def determinize(state, seat, seed):
+    """Resample what ``seat`` cannot know, uniformly among the states consistent with its view:
+    which Arguments lie where among the stacks, the talent spaces and the hands whose fronts it
+    does not see (every back in view keeps its design: stack and talent-space tops, hand cards),
+    the Nazi stack below its top, and when the app's next signals come; then reseed the generator
+    so that no true future randomness (rolls, arrivals) leaks."""
+    seed_rng(state, seed)
+    num = int(state.num_players)
+    # Unknown positions: (kind 0 stack / 1 hand / 2 talent, row, index) and the back design shown (-1: none).
+    kind = np.zeros(NUM_ARG, np.int64)
+    row = np.zeros(NUM_ARG, np.int64)
+    index = np.zeros(NUM_ARG, np.int64)
+    shown = np.zeros(NUM_ARG, np.int64)
+    pile = np.zeros(NUM_ARG, np.int64)
+    n = 0
+    for s in range(state.num_stacks):
+        length = int(state.stack_len[s])
+        for j in range(length):
+            kind[n], row[n], index[n] = 0, s, j
+            pile[n] = state.stack[s, j]
+            shown[n] = CARD_BACK[pile[n]] if j == length - 1 else -1
+            n += 1
+    for p in range(num):
+        length = int(state.talent_len[p])
+        for j in range(length):
+            kind[n], row[n], index[n] = 2, p, j
+            pile[n] = state.talent[p, j]
+            shown[n] = CARD_BACK[pile[n]] if j == length - 1 else -1
+            n += 1
+        if not sees_front(state, seat, p):
+            for i in range(HAND):
+                card = state.hand[p, i]
+                shown_to_me = state.offer_to[p] == seat and state.offer_card[p] == card
+                if card >= 0 and card < NUM_ARG and not shown_to_me:
+                    kind[n], row[n], index[n] = 1, p, i
+                    pile[n] = card
+                    shown[n] = CARD_BACK[card]
+                    n += 1
+    # A uniform consistent assignment: shuffle the unknown cards, give each position that shows a
+    # back the first unused card of that design, and the rest to the other positions in order.
+    shuffle(state, pile, n)
+    used = np.zeros(n, np.int8)
+    chosen = np.full(n, -1, np.int64)
+    for k in range(n):
+        if shown[k] >= 0:
+            for c in range(n):
+                if not used[c] and CARD_BACK[pile[c]] == shown[k]:
+                    used[c] = 1
+                    chosen[k] = pile[c]
+                    break
+    c = 0
+    for k in range(n):
+        if shown[k] < 0:
+            while used[c]:
+                c += 1
+            used[c] = 1
+            chosen[k] = pile[c]
+    offered_slot = np.full(MAX_PLAYERS, -1, np.int64)  # an offer is of the card in that slot
+    for p in range(num):
+        for i in range(HAND):
+            if state.offer_card[p] >= 0 and state.hand[p, i] == state.offer_card[p]:
+                offered_slot[p] = i
+    for k in range(n):
+        card = chosen[k]
+        if kind[k] == 0:
+            state.stack[row[k], index[k]] = card
+            state.card_loc[card] = LOC_STACK
+            state.card_seat[card] = -1
+        elif kind[k] == 1:
+            state.hand[row[k], index[k]] = card
+            state.card_loc[card] = LOC_HAND
+            state.card_seat[card] = row[k]
+        else:
+            state.talent[row[k], index[k]] = card
+            state.card_loc[card] = LOC_TALENT
+            state.card_seat[card] = row[k]
+    for p in range(num):
+        if offered_slot[p] >= 0:
+            state.offer_card[p] = state.hand[p, offered_slot[p]]
+    if state.nazi_stack_len > 1:
+        shuffle(state, state.nazi_stack, int(state.nazi_stack_len) - 1)
+    _resample_signals(state)
+    refresh(state)
+
+
+@njit(cache=True)
+def _resample_signals(state):
+    """When the next "Achtung!" and "Swap places now!" come. Seen: the time since the last Nazi
+    came. The next is scheduled 33-45 s after the last one's scheduled time (which lies within the
+    step it came in) and is still to come; swap signals are not tracked in view, so the next one
+    is anywhere in the coming 150 s."""
+    clock = int(state.clock)
+    if state.nazi_stack_len > 0:
+        last = int(state.last_nazi)
+        earliest = last if last == 0 else last - int(state.seconds_per_step) + 1
+        found = False
+        for _ in range(64):
+            scheduled = randrange(state, earliest, last) + randrange(state, D.NAZI_EVERY[0], D.NAZI_EVERY[1])
+            if scheduled > clock:
+                state.next_nazi = scheduled
+                found = True
+                break
+        if not found:
+            state.next_nazi = clock + 1 + randint(state, D.NAZI_EVERY[1] - D.NAZI_EVERY[0] + 1)
+    if state.labels & D.L_SWAP_PLACES:
+        state.next_swap = clock + randrange(state, 1, D.SWAP_EVERY[1])
+
+
+register_engine(STATE, reset=reset, legal_mask=legal_mask, step=step, observe=observe, determinize=determinize)

@@ -353,3 +353,18 @@ def test_chapter_19_is_random_but_reproducible():
     fixed = {(int(rec(table(chapter=19, seed=s, chapter19_seed=7))["labels"]),
               int(rec(table(chapter=19, seed=s, chapter19_seed=7))["nasty_groups"])) for s in range(5)}
     assert len(fixed) == 1
+
+
+def test_chapter_6_goal_counts_bib_cards_from_talent_spaces():
+    env = table(chapter=6, characters=["kangaroo", "kleinkuenstler"])
+    r = rec(env)
+    solo = with_design(D.COND_SOLO_TASK)
+    arrange(env, bib=cards("G1", "G2", "G3", "G4", "G5", "G6", "Y1", "Y2", "Y3", "Y4", taken=[solo]),
+            talent={0: [solo], 1: []}, nazis={}, convinced=list(range(6, 24)))
+    r["from_talent"][[c for c in range(D.NUM_ARGUMENTS) if r["card_loc"][c] == E.LOC_BIB][:9]] = 1
+    r["bib_talent_count"] = 9
+    E.refresh(r)
+    play(env)
+    assert not r["terminal"], "10 Bib cards, but only 9 from talent spaces"
+    rewards = play(env, expand(("talent", 0)))
+    assert r["terminal"] and r["end_reason"] == E.END_WON and rewards["player_0"] == 1.0
