@@ -12,6 +12,9 @@ import numpy as np
 class Agent:
     name = "agent"
 
+    def __init__(self, seed=None):
+        self.rng = np.random.default_rng(seed)  # every choice an agent makes at random comes from here
+
     def reset(self, seat, env_id, config):
         self.seat, self.env_id, self.config = seat, env_id, config
 
@@ -24,9 +27,6 @@ class RandomAgent(Agent):
     """Uniformly random over the legal actions."""
 
     name = "random"
-
-    def __init__(self, seed=None):
-        self.rng = np.random.default_rng(seed)
 
     def act(self, observation, action_mask, info=None):
         legal = np.flatnonzero(action_mask)

@@ -38,9 +38,6 @@ P = E.MAX_PLAYERS
 class HeuristicAgent(base.Agent):
     name = "heuristic"
 
-    def __init__(self, seed=None):
-        self.rng = np.random.default_rng(seed)
-
     def reset(self, seat, env_id, config):
         super().reset(seat, env_id, config)
         self.n = config["num_players"]

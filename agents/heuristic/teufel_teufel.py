@@ -50,9 +50,6 @@ NEIGHBOURS = [[int(x) for x in row if x >= 0] for row in D.NEIGHBOURS]
 class HeuristicAgent(base.Agent):
     name = "heuristic"
 
-    def __init__(self, seed=None):
-        self.rng = np.random.default_rng(seed)
-
     def reset(self, seat, env_id, config):
         super().reset(seat, env_id, config)
         self.swap_plan = None

@@ -1,0 +1,333 @@
+"""A rule-based Voll auf die 18 player for ``voll_auf_die_18_v0``.
+
+It reads only its seat's observation (through the game's ``Layout`` views) and the mask, and
+plans with the engine's argument search (:func:`envs.voll_auf_die_18.engine.argument_search`)
+over the cards it can see. A team of these players coordinates without talking: every seat that
+sees the same cards computes the same plan, in absolute seat order, and lays its own part of it
+in the same moment.
+
+**Arguing.** Nazis are taken in order of urgency: those with a pool under way first, then the
+ones on the spaces (each one convinced frees a space; 5 face up lose), higher IQs before lower
+(they get harder as the Arguments run out), the top of the Nazi stack last (it only makes the
+stack smaller). For the first Nazi the search can convince exactly, the seat lays its part of the
+team with the fewest members; seats not in that team look at the next Nazi.
+
+**Cleaning up.** Cards laid in a pool that nobody can complete any more are withdrawn.
+
+**Trading.** With nothing to argue, the seat looks for the one exchange that lets the most urgent
+Nazis be convinced: a Bib swap (same colour or value), or a 1:1 swap with a team-mate it can see
+(it offers its card; the team-mate, seeing the same gain, accepts). An offer made to it is
+accepted when it helps.
+
+**Everything else.** Krapotke rolls his used dice, frees blocked 6s when two or more are blocked,
+and rerolls a die no plan uses. The Bib is expanded whenever possible (talent spaces first: own
+talent, then the others'), which also meets the "10 in the Bib" goals. When four Nazis lie face up
+and no one can be convinced, the team calls the emergency redraw; otherwise a stuck seat now and
+then swaps a random card with the Bib to bring new sums into reach. In Blind Trust nobody plans
+with a seat's cards but God's (their holders cannot lay them knowingly); a seat that cannot see
+its own cards sometimes tries an argument at random: a failed one costs only the moment.
+"""
+
+import numpy as np
+from numba import njit
+
+from envs.voll_auf_die_18 import data as D
+from envs.voll_auf_die_18 import engine as E
+
+from .. import base
+
+HALF_OF_SEGMENTS = {int(seg): h for h, seg in enumerate(D.HALF_SEGMENTS)}
+NEVER_ALONE = [name for _, name in D.LABEL_NAMES].index("never alone!")
+BLIND = [name for _, name in D.LABEL_NAMES].index("cards the other way round")
+BLIND_GUESS = 0.15   # how often a blind seat tries an argument it cannot check
+CHURN = 0.3          # how often a stuck seat swaps a random card with the Bib
+SUBSET_INDEX = {int(s): i for i, s in enumerate(E.SUBSETS)}
+
+
+@njit(cache=True)
+def exchange_scores(kinds, relax, colours, values, halves, usable, nazis, weights, min_team, changes, scores):
+    """For each candidate exchange k (``changes[k]`` = seat a, slot a, colour, value, half, seat b,
+    slot b, colour, value, half; seat b = -1 for a Bib swap) the summed urgency ``weights`` of the
+    Nazis the search can then convince exactly. ``nazis[j]`` = IQ, allowed colours, banned values,
+    all against one, pool sum, Maria's readings, then one flag per seat for "already laid here"."""
+    seats = kinds.shape[0]
+    solution = np.zeros(seats, np.int8)
+    contributed = np.zeros(seats, np.int8)
+    for k in range(changes.shape[0]):
+        saved = np.zeros((2, 4), np.int64)
+        for side in range(2):
+            seat, slot = changes[k, 5 * side], changes[k, 5 * side + 1]
+            if seat >= 0:
+                saved[side, 0] = colours[seat, slot]
+                saved[side, 1] = values[seat, slot]
+                saved[side, 2] = halves[seat, slot]
+                saved[side, 3] = usable[seat, slot]
+                colours[seat, slot] = changes[k, 5 * side + 2]
+                values[seat, slot] = changes[k, 5 * side + 3]
+                halves[seat, slot] = changes[k, 5 * side + 4]
+                usable[seat, slot] = 1
+        total = 0.0
+        for j in range(nazis.shape[0]):
+            for seat in range(seats):
+                contributed[seat] = nazis[j, 6 + seat]
+            ways = E.argument_search(nazis[j, 0], nazis[j, 1], nazis[j, 2], min_team, nazis[j, 3], kinds, relax,
+                                     colours, values, halves, usable, nazis[j, 4], nazis[j, 5], contributed, solution)
+            if ways > 0:
+                total += weights[j]
+        scores[k] = total
+        for side in range(1, -1, -1):
+            seat, slot = changes[k, 5 * side], changes[k, 5 * side + 1]
+            if seat >= 0:
+                colours[seat, slot] = saved[side, 0]
+                values[seat, slot] = saved[side, 1]
+                halves[seat, slot] = saved[side, 2]
+                usable[seat, slot] = saved[side, 3]
+
+
+class Table:
+    """The observation of one seat, decoded into absolute seat order for the search."""
+
+    def __init__(self, views, seat, num):
+        self.num, self.seat = num, seat
+        order = [(rel, (seat + rel) % num) for rel in range(num)]
+        seats = views["seats"]
+        hands = views["hands"]
+        self.kinds = np.zeros(num, np.int8)
+        self.relax = np.zeros(num, np.int8)
+        self.colours = np.zeros((num, 4), np.int8)
+        self.values = np.zeros((num, 4), np.int8)
+        self.halves = np.zeros((num, 4), np.int8)
+        self.usable = np.zeros((num, 4), np.int8)
+        self.present = np.zeros((num, 4), np.int8)
+        self.known = np.zeros((num, 4), np.int8)
+        self.razupaltuff = np.zeros((num, 4), np.int8)
+        self.dice = views["dice"]
+        for rel, who in order:
+            self.kinds[who] = int(np.argmax(seats[rel, 1:9]))
+            self.relax[who] = int(seats[rel, 9] > 0.5)
+            if self.kinds[who] == D.KRAPOTKE:
+                for k in range(D.NUM_DICE):
+                    value = int(np.argmax(self.dice[k, :6])) + 1
+                    self.colours[who, k], self.values[who, k] = k, value
+                    self.usable[who, k] = int(self.dice[k, 6] > 0.5 and value != 6)
+                continue
+            for i in range(4):
+                card = hands[rel, i]
+                if card[0] < 0.5:
+                    continue
+                self.present[who, i] = 1
+                self.razupaltuff[who, i] = int(card[2] > 0.5)
+                if self.razupaltuff[who, i]:
+                    continue
+                self.known[who, i] = int(card[1] > 0.5)
+                segments = sum(1 << s for s in range(7) if card[13 + s] > 0.5)
+                self.halves[who, i] = HALF_OF_SEGMENTS[segments]
+                if self.known[who, i]:
+                    self.colours[who, i] = int(np.argmax(card[3:7]))
+                    self.values[who, i] = int(np.argmax(card[7:13])) + 1
+                    self.usable[who, i] = 1
+        if views["labels"][BLIND] > 0.5:  # in Blind Trust a seat cannot knowingly lay its own cards
+            for who in range(num):
+                if self.kinds[who] != D.GOD and self.kinds[who] != D.KRAPOTKE:
+                    self.usable[who] = 0
+        self.min_team = 2 if views["labels"][NEVER_ALONE] > 0.5 else 1
+        self.nazis, self.slots, self.weights = self._nazis(views["nazi_slots"], order)
+
+    def _nazis(self, slots_view, order):
+        rows, slots, weights = [], [], []
+        for slot in range(E.NUM_SLOTS):
+            nazi = slots_view[slot]
+            if nazi[0] < 0.5:
+                continue
+            iq = int(round(nazi[1] * 23))
+            allowed = sum(1 << c for c in range(4) if nazi[7 + c] > 0.5)
+            banned = sum(1 << v for v in range(1, 7) if nazi[11 + v - 1] > 0.5)
+            everyone = int(nazi[6] > 0.5)
+            fixed = int(round(nazi[17] * 23))
+            readings = sum(1 << v for v in range(24) if nazi[29 + v] > 0.5)
+            laid = [0] * self.num
+            for rel, who in order:
+                laid[who] = int(nazi[19 + rel] > 0.5)
+            underway = any(laid)
+            # urgency: pools under way, then the spaces by IQ, the stack's top last
+            weight = (4.0 if underway else 0.0) + (2.0 if slot > 0 else 0.0) + iq / 23.0
+            rows.append([iq, allowed, banned, everyone, fixed, readings] + laid)
+            slots.append(slot)
+            weights.append(weight)
+        order_by = np.argsort(-np.array(weights)) if weights else []
+        nazis = np.array([rows[i] for i in order_by], np.int64).reshape(len(rows), 6 + self.num)
+        return nazis, [slots[i] for i in order_by], np.array([weights[i] for i in order_by], np.float64)
+
+    def search(self, j, usable=None):
+        """(ways, solution) for the j-th most urgent Nazi."""
+        row = self.nazis[j]
+        solution = np.zeros(self.num, np.int8)
+        ways = E.argument_search(int(row[0]), int(row[1]), int(row[2]), self.min_team, int(row[3]), self.kinds,
+                                 self.relax, self.colours, self.values, self.halves,
+                                 self.usable if usable is None else usable, int(row[4]), int(row[5]),
+                                 row[6:].astype(np.int8), solution)
+        return ways, solution
+
+
+class HeuristicAgent(base.Agent):
+    name = "heuristic"
+
+    def __init__(self, seed=None):
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seat, env_id, config):
+        super().reset(seat, env_id, config)
+        self.num = config["num_players"]
+
+    def act(self, observation, action_mask, info=None):
+        views = E.LAYOUT.views(np.asarray(observation))
+        table = Table(views, self.seat, self.num)
+        mask = np.asarray(action_mask)
+        for plan in (self.argue, self.clean_up, self.accept, self.dice, self.trade, self.expand, self.emergency,
+                     self.blind_guess, self.churn):
+            action = plan(table, views, mask)
+            if action is not None and mask[action]:
+                return int(action)
+        return E.A_WAIT if mask[E.A_WAIT] else int(self.rng.choice(np.flatnonzero(mask)))
+
+    # ---- arguing ------------------------------------------------------------------------------------
+
+    def argue(self, table, views, mask):
+        for j, slot in enumerate(table.slots):
+            ways, solution = table.search(j)
+            if ways == 0:
+                continue
+            mine = int(solution[self.seat])
+            if mine:
+                return E.A_ARGUE + slot * E.NUM_SUBSETS + SUBSET_INDEX[mine]
+        return None
+
+    def clean_up(self, table, views, mask):
+        """Withdraw from a pool the search can no longer complete."""
+        for j, slot in enumerate(table.slots):
+            if table.nazis[j, 6 + self.seat] and mask[E.A_WITHDRAW + slot]:
+                ways, _ = table.search(j)
+                if ways == 0:
+                    return E.A_WITHDRAW + slot
+        return None
+
+    # ---- trading ------------------------------------------------------------------------------------
+
+    def _scores(self, table, changes):
+        if not changes or not len(table.nazis):
+            return np.zeros(len(changes))
+        scores = np.zeros(len(changes))
+        exchange_scores(table.kinds, table.relax, table.colours.copy(), table.values.copy(), table.halves.copy(),
+                        table.usable.copy(), table.nazis, table.weights, table.min_team,
+                        np.array(changes, np.int64), scores)
+        return scores
+
+    def _baseline(self, table):
+        return self._scores(table, [[-1] * 10])[0]
+
+    def accept(self, table, views, mask):
+        """Take an offered card when the exchange lets the team convince more."""
+        candidates, actions = [], []
+        for rel in range(1, self.num):
+            who = (self.seat + rel) % self.num
+            offered = views["offered_to_me"][rel]
+            if offered[0] < 0.5 or offered[2] > 0.5:
+                continue
+            slot = int(np.argmax(views["offers"][rel, 4:8]))
+            colour, value = int(np.argmax(offered[3:7])), int(np.argmax(offered[7:13])) + 1
+            half = HALF_OF_SEGMENTS[sum(1 << s for s in range(7) if offered[13 + s] > 0.5)]
+            for i in range(4):
+                action = E.A_ACCEPT + (rel - 1) * E.HAND + i
+                if not mask[action] or table.razupaltuff[self.seat, i]:
+                    continue
+                mine = [table.colours[self.seat, i], table.values[self.seat, i], table.halves[self.seat, i]]
+                candidates.append([self.seat, i, colour, value, half, who, slot] + mine)
+                actions.append(action)
+        return self._best(table, candidates, actions)
+
+    def trade(self, table, views, mask):
+        candidates, actions = [], []
+        for i in range(4):
+            if not table.present[self.seat, i] or table.razupaltuff[self.seat, i]:
+                continue
+            base = E.A_BIB + i * E.NUM_ARG
+            for card in np.flatnonzero(mask[base: base + E.NUM_ARG]):
+                candidates.append([self.seat, i, D.CARD_COLOUR[card], D.CARD_VALUE[card], D.CARD_HALF[card]]
+                                  + [-1] * 5)
+                actions.append(base + int(card))
+        for rel in range(1, self.num):
+            who = (self.seat + rel) % self.num
+            for i in range(4):
+                action = E.A_OFFER + (rel - 1) * E.HAND + i
+                if not mask[action] or not table.usable[self.seat, i]:
+                    continue
+                for j in range(4):
+                    if table.usable[who, j]:
+                        candidates.append([self.seat, i, table.colours[who, j], table.values[who, j],
+                                           table.halves[who, j], who, j, table.colours[self.seat, i],
+                                           table.values[self.seat, i], table.halves[self.seat, i]])
+                        actions.append(action)
+        action = self._best(table, candidates, actions)
+        if action is None:  # take a Bib card into an empty slot (drawing from the Bib)
+            for i in range(4):
+                if not table.present[self.seat, i]:
+                    base = E.A_BIB + i * E.NUM_ARG
+                    cards = np.flatnonzero(mask[base: base + E.NUM_ARG])
+                    if cards.size:
+                        return base + int(cards[np.argmax(D.CARD_VALUE[cards])])
+        return action
+
+    def _best(self, table, candidates, actions):
+        if not candidates:
+            return None
+        scores = self._scores(table, candidates)
+        best = int(np.argmax(scores))
+        if scores[best] > self._baseline(table):
+            return actions[best]
+        return None
+
+    # ---- the rest -----------------------------------------------------------------------------------
+
+    def dice(self, table, views, mask):
+        if table.kinds[self.seat] != D.KRAPOTKE:
+            return None
+        status = views["dice"][:, 6:10]
+        if (status[:, 2] > 0.5).sum() >= 2 and mask[E.A_ROLL_ALL]:
+            return E.A_ROLL_ALL
+        for k in range(D.NUM_DICE):
+            if status[k, 1] > 0.5 and mask[E.A_ROLL + k]:
+                return E.A_ROLL + k
+        free = [k for k in range(D.NUM_DICE) if mask[E.A_ROLL + k]]
+        if free and self.rng.random() < 0.5:
+            return E.A_ROLL + int(self.rng.choice(free))
+        return None
+
+    def expand(self, table, views, mask):
+        own_talent = E.A_EXPAND + D.RUN_OUT_STACKS
+        if mask[own_talent]:
+            return own_talent
+        options = np.flatnonzero(mask[E.A_EXPAND: E.A_ROLL])
+        if options.size:
+            talents = options[options >= D.RUN_OUT_STACKS]
+            return E.A_EXPAND + int(talents[0] if talents.size else options[0])
+        return None
+
+    def emergency(self, table, views, mask):
+        face_up = views["counts"][2] * D.LOSE_FACE_UP
+        if face_up >= 3.5 and mask[E.A_EMERGENCY] and not any(table.search(j)[0] for j in range(len(table.slots))):
+            return E.A_EMERGENCY
+        return None
+
+    def churn(self, table, views, mask):
+        """Stuck (nothing to argue, no exchange helps): swap a random card with the Bib now and
+        then, so that new sums come into reach."""
+        if self.rng.random() > CHURN:
+            return None
+        swaps = np.flatnonzero(mask[E.A_BIB: E.A_EXPAND])
+        return E.A_BIB + int(self.rng.choice(swaps)) if swaps.size else None
+
+    def blind_guess(self, table, views, mask):
+        if table.known[self.seat].any() or not table.present[self.seat].any() or self.rng.random() > BLIND_GUESS:
+            return None
+        argues = np.flatnonzero(mask[E.A_ARGUE: E.A_WITHDRAW])
+        return E.A_ARGUE + int(self.rng.choice(argues)) if argues.size else None
