@@ -24,11 +24,10 @@ def _draw_ints(seed, n, count):
 
 
 @njit(cache=True)
-def _shuffle_counts(seed, n, trials):
+def _shuffled_permutations(seed, n, trials):
     rec = np.zeros(1, RNG)
     seed_rng(rec[0], seed)
     arr = np.empty(n, np.int64)
-    counts = np.zeros(n * n, np.int64)  # counts[value * n + position]
     perms = np.empty((trials, n), np.int64)
     for t in range(trials):
         for i in range(n):
@@ -56,7 +55,7 @@ def test_randint_is_uniform_for_a_range_that_does_not_divide_two_to_the_53():
 
 
 def test_shuffle_gives_every_permutation_equally_often():
-    perms = _shuffle_counts(99, 4, 240_000)
+    perms = _shuffled_permutations(99, 4, 240_000)
     index = {p: i for i, p in enumerate(itertools.permutations(range(4)))}
     counts = np.zeros(24, np.int64)
     for row in perms:

@@ -93,7 +93,7 @@ def test_ties_go_to_the_ship_further_west_at_the_destination():
 
 def test_outcome_reward_only_at_the_end_without_shaping():
     env = new_env(3)
-    state = first_to_move(env, 0, next_tile="L1")
+    first_to_move(env, 0, next_tile="L1")
     act(env, E.A_BERTH + 1, E.A_COLOUR + 1)  # pays 1 doubloon
     assert all(r == 0 for r in env.rewards.values())
 
