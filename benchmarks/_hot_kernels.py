@@ -8,6 +8,7 @@ import numpy as np
 from numba import njit
 
 from envs.teufel_teufel.engine import NUM_SQUARES, ON_BOARD, reachable_squares
+from envs.voll_auf_die_18.engine import refresh
 from envs.volles_fass_voraus.engine import extractable
 
 
@@ -36,5 +37,16 @@ def fass_extractable_loop(positions, calls):
         state = positions[(i // ships) % positions.shape[0]]
         bits ^= extractable(state.deck[i % ships])
         i += 1
+        done += 1
+    return done
+
+
+@njit(cache=True)
+def vad18_search_loop(positions, calls):
+    # refresh: the argument search (seat_options + team_search) for every face-up Nazi, as every step does.
+    done = 0
+    while done < calls:
+        state = positions[done % positions.shape[0]]
+        refresh(state)
         done += 1
     return done

@@ -10,7 +10,8 @@ fresh process: once compiled, once with NUMBA_DISABLE_JIT=1, which runs the iden
 Hot paths:
   teufel_teufel_v0       reachable_squares: the breadth-first search of a disc's destinations
   volles_fass_voraus_v0  extractable: which barrels can be pulled straight back off a deck
-  voll_auf_die_18_v0     the subset-sum argument search (when the engine provides it)
+  voll_auf_die_18_v0     refresh: the subset-sum argument search (seat_options + team_search) for
+                         every face-up Nazi, which every step runs for the masks and hints
 Writes benchmarks/results/hotpaths.md.
 """
 
@@ -80,8 +81,16 @@ def run_fass_extractable(env_id, positions, calls):
     return fass_extractable_loop(positions, calls)
 
 
-RUNNERS = {"step": run_step, "teufel_reachable": run_teufel_reachable, "fass_extractable": run_fass_extractable}
+def run_vad18_search(env_id, positions, calls):
+    from benchmarks._hot_kernels import vad18_search_loop
+
+    return vad18_search_loop(positions, calls)
+
+
+RUNNERS = {"step": run_step, "teufel_reachable": run_teufel_reachable, "fass_extractable": run_fass_extractable,
+           "vad18_search": run_vad18_search}
 HOT_PATHS = {
+    "voll_auf_die_18_v0": ("argument search for every face-up Nazi (refresh: masks + hints)", "vad18_search"),
     "teufel_teufel_v0": ("reachable_squares (BFS over the board)", "teufel_reachable"),
     "volles_fass_voraus_v0": ("extractable (barrel geometry)", "fass_extractable"),
 }
