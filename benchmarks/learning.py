@@ -28,9 +28,10 @@ PPO_PLAYERS = {"secret_hitler_v0": 5, "voll_auf_die_18_v0": 2, "volles_fass_vora
 def tournament_job(job):
     from training.evaluate import evaluate
 
-    env_id, specs, games, seed = job
+    env_id, specs, games, seed, max_minutes = job
     started = time.perf_counter()
-    results = evaluate(env_id, specs, games, seed=seed, progress=False)
+    results = evaluate(env_id, specs, games, seed=seed, progress=False,
+                       max_seconds=None if max_minutes is None else 60 * max_minutes)
     return env_id, specs, results, time.perf_counter() - started
 
 
@@ -79,6 +80,8 @@ def main(argv=None):
     parser.add_argument("--games", type=int, default=1000, help="heuristic vs random games per env")
     parser.add_argument("--ismcts-games", type=int, default=1000, help="ISMCTS vs heuristic games per env")
     parser.add_argument("--ismcts-iterations", type=int, default=50)
+    parser.add_argument("--ismcts-max-minutes", type=float, default=None,
+                        help="stop an ISMCTS lineup after this long (the page states the games played)")
     parser.add_argument("--ppo-steps", type=int, default=200_000)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--env", action="append")
@@ -89,11 +92,12 @@ def main(argv=None):
     jobs = []
     for e in env_ids:
         if envs.game_of(e).simultaneous:  # cooperative: each lineup is a whole team
-            jobs += [(e, [spec], args.games, 1) for spec in ("heuristic", "random")]
-            jobs.append((e, [f"ismcts:{args.ismcts_iterations}"], args.ismcts_games, 2))
+            jobs += [(e, [spec], args.games, 1, None) for spec in ("heuristic", "random")]
+            jobs.append((e, [f"ismcts:{args.ismcts_iterations}"], args.ismcts_games, 2, args.ismcts_max_minutes))
         else:
-            jobs.append((e, ["heuristic", "random"], args.games, 1))
-            jobs.append((e, [f"ismcts:{args.ismcts_iterations}", "heuristic"], args.ismcts_games, 2))
+            jobs.append((e, ["heuristic", "random"], args.games, 1, None))
+            jobs.append((e, [f"ismcts:{args.ismcts_iterations}", "heuristic"], args.ismcts_games, 2,
+                         args.ismcts_max_minutes))
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(args.jobs) as pool:
         tournaments = pool.map(tournament_job, jobs, chunksize=1)

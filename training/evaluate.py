@@ -43,12 +43,16 @@ def lineup_for(game_index, num_players, num_agents):
     return [(seat + game_index) % num_agents for seat in range(num_players)]
 
 
-def evaluate(env_id, specs, games, seed=0, config=None, progress=True, factories=None):
+def evaluate(env_id, specs, games, seed=0, config=None, progress=True, factories=None, max_seconds=None):
     """Play ``games`` games; returns one result dict per agent spec.
 
     ``factories`` (optional) maps a spec to a function ``seed -> agent`` for agents that are not
-    built from a spec string (an in-memory policy during training).
+    built from a spec string (an in-memory policy during training). With ``max_seconds`` no new
+    game starts once that much time has passed (the results count the games actually played).
     """
+    import time
+
+    deadline = None if max_seconds is None else time.perf_counter() + max_seconds
     from openskill.models import PlackettLuce
 
     config = dict(config or {})
@@ -65,6 +69,8 @@ def evaluate(env_id, specs, games, seed=0, config=None, progress=True, factories
 
         iterator = tqdm(iterator, desc=f"{env_id}: {' vs '.join(specs)}", leave=False)
     for g in iterator:
+        if deadline is not None and time.perf_counter() > deadline:
+            break
         seats = lineup_for(g, num_players, len(specs))
         lineup = [build[i](seed * 1_000_003 + g * 101 + seat) for seat, i in enumerate(seats)]
         final = play_game(env_id, lineup, seed=seed * 1_000_003 + g, config=config)
