@@ -17,7 +17,9 @@ team with the fewest members; seats not in that team look at the next Nazi.
 **Trading.** With nothing to argue, the seat looks for the one exchange that lets the most urgent
 Nazis be convinced: a Bib swap (same colour or value), or a 1:1 swap with a team-mate it can see
 (it offers its card; the team-mate, seeing the same gain, accepts). An offer made to it is
-accepted when it helps.
+accepted when it helps. When hand cards come from the Bib it draws the highest value, but never
+below a "10 in the Bib" goal; short of that goal it swaps with the Bib towards the colour or number
+combo on a back in view.
 
 **Everything else.** Krapotke rolls his used dice, frees blocked 6s when two or more are blocked,
 and rerolls a die no plan uses. The Bib is expanded whenever possible (talent spaces first: own
@@ -41,6 +43,8 @@ NEVER_ALONE = [name for _, name in D.LABEL_NAMES].index("never alone!")
 BLIND = [name for _, name in D.LABEL_NAMES].index("cards the other way round")
 BLIND_GUESS = 0.15   # how often a blind seat tries an argument it cannot check
 CHURN = 0.3          # how often a stuck seat swaps a random card with the Bib
+PATIENCE = 6         # moments to wait for unseen team-mates to complete a pool
+BIB10 = [name for _, name in D.LABEL_NAMES].index("10 cards in the Bib")
 SUBSET_INDEX = {int(s): i for i, s in enumerate(E.SUBSETS)}
 
 
@@ -158,6 +162,12 @@ class Table:
         nazis = np.array([rows[i] for i in order_by], np.int64).reshape(len(rows), 6 + self.num)
         return nazis, [slots[i] for i in order_by], np.array([weights[i] for i in order_by], np.float64)
 
+    def unseen_teammates(self, seat):
+        """Whether some team-mate holds cards whose fronts this seat does not see."""
+        others = [who for who in range(self.num) if who != seat]
+        return any(self.present[who, i] and not self.known[who, i] and not self.razupaltuff[who, i]
+                   for who in others for i in range(4))
+
     def search(self, j, usable=None):
         """(ways, solution) for the j-th most urgent Nazi."""
         row = self.nazis[j]
@@ -178,13 +188,14 @@ class HeuristicAgent(base.Agent):
     def reset(self, seat, env_id, config):
         super().reset(seat, env_id, config)
         self.num = config["num_players"]
+        self.waiting = {}  # IQ of a Nazi I laid at -> moments waited
 
     def act(self, observation, action_mask, info=None):
         views = E.LAYOUT.views(np.asarray(observation))
         table = Table(views, self.seat, self.num)
         mask = np.asarray(action_mask)
         for plan in (self.argue, self.clean_up, self.accept, self.dice, self.trade, self.expand, self.emergency,
-                     self.blind_guess, self.churn):
+                     self.build_combo, self.blind_guess, self.churn):
             action = plan(table, views, mask)
             if action is not None and mask[action]:
                 return int(action)
@@ -200,15 +211,42 @@ class HeuristicAgent(base.Agent):
             mine = int(solution[self.seat])
             if mine:
                 return E.A_ARGUE + slot * E.NUM_SUBSETS + SUBSET_INDEX[mine]
+        if table.unseen_teammates(self.seat):
+            return self.start_pool(table, mask)
+        return None
+
+    def start_pool(self, table, mask):
+        """Team-mates' hands unseen: lay the largest argumentation that leaves room (2 or more)
+        at the most urgent Nazi without a pool, for the others to complete."""
+        out = np.zeros((3, E.MAX_OPTIONS), np.int64)
+        for j, slot in enumerate(table.slots):
+            row = table.nazis[j]
+            if row[6:].any() or row[3]:
+                continue
+            count = E.seat_options(table.kinds[self.seat], table.relax[self.seat], table.colours[self.seat],
+                                   table.values[self.seat], table.halves[self.seat], table.usable[self.seat],
+                                   int(row[1]), int(row[2]), out[0], out[1], out[2])
+            room = [o for o in range(count) if row[0] - row[4] - out[1, o] >= 2 and not out[2, o]]
+            if room:
+                best = max(room, key=lambda o: out[1, o])
+                action = E.A_ARGUE + slot * E.NUM_SUBSETS + SUBSET_INDEX[int(out[0, best])]
+                if mask[action]:
+                    return action
         return None
 
     def clean_up(self, table, views, mask):
-        """Withdraw from a pool the search can no longer complete."""
+        """Withdraw from a pool the search can no longer complete (with team-mates' hands unseen:
+        after waiting a few moments for them)."""
         for j, slot in enumerate(table.slots):
+            nazi = int(table.nazis[j, 0])
             if table.nazis[j, 6 + self.seat] and mask[E.A_WITHDRAW + slot]:
+                self.waiting[nazi] = self.waiting.get(nazi, 0) + 1
                 ways, _ = table.search(j)
-                if ways == 0:
+                if ways == 0 and (not table.unseen_teammates(self.seat) or self.waiting[nazi] > PATIENCE):
+                    self.waiting.pop(nazi)
                     return E.A_WITHDRAW + slot
+            else:
+                self.waiting.pop(nazi, None)
         return None
 
     # ---- trading ------------------------------------------------------------------------------------
@@ -268,7 +306,8 @@ class HeuristicAgent(base.Agent):
                                            table.values[self.seat, i], table.halves[self.seat, i]])
                         actions.append(action)
         action = self._best(table, candidates, actions)
-        if action is None:  # take a Bib card into an empty slot (drawing from the Bib)
+        short = views["labels"][BIB10] > 0.5 and views["counts"][3] * D.NUM_ARGUMENTS <= D.BIB_GOAL + 0.5
+        if action is None and not short:  # draw a Bib card into an empty slot (never below the Bib goal)
             for i in range(4):
                 if not table.present[self.seat, i]:
                     base = E.A_BIB + i * E.NUM_ARG
@@ -318,13 +357,47 @@ class HeuristicAgent(base.Agent):
             return E.A_EMERGENCY
         return None
 
+    def build_combo(self, table, views, mask):
+        """Short of the Bib goal: swap with the Bib towards the colour or number combo on a back in
+        view (a stack's or talent space's top), one card closer at a time."""
+        if views["labels"][BIB10] < 0.5 or views["counts"][3] * D.NUM_ARGUMENTS >= D.BIB_GOAL:
+            return None
+        wanted = []
+        for top in list(views["stacks"][:, 1:]) + list(views["talent_spaces"][:, 1:]):
+            if top[0] > 0.5:
+                kind = int(np.argmax(top[20:24]))
+                if kind in (D.COND_COLOURS, D.COND_NUMBERS):
+                    wanted.append((kind, np.rint(top[24:31] * 4).astype(int)))
+        if not wanted:
+            return None
+        mine = [(int(table.colours[self.seat, i]), int(table.values[self.seat, i])) for i in range(4)
+                if table.usable[self.seat, i]]
+
+        def match(cards):
+            return max(int(np.minimum(np.bincount([c[0] if kind == D.COND_COLOURS else c[1] for c in cards],
+                                                  minlength=7), need).sum()) for kind, need in wanted)
+
+        now, best, choice = match(mine), None, None
+        for i in range(4):
+            if not table.usable[self.seat, i]:
+                continue
+            base = E.A_BIB + i * E.NUM_ARG
+            for card in np.flatnonzero(mask[base: base + E.NUM_ARG]):
+                trial = [c for k, c in enumerate(mine) if k != list(np.flatnonzero(table.usable[self.seat])).index(i)]
+                gain = match(trial + [(int(D.CARD_COLOUR[card]), int(D.CARD_VALUE[card]))]) - now
+                if gain > 0 and (best is None or gain > best):
+                    best, choice = gain, base + int(card)
+        return choice
+
     def churn(self, table, views, mask):
         """Stuck (nothing to argue, no exchange helps): swap a random card with the Bib now and
         then, so that new sums come into reach."""
         if self.rng.random() > CHURN:
             return None
-        swaps = np.flatnonzero(mask[E.A_BIB: E.A_EXPAND])
-        return E.A_BIB + int(self.rng.choice(swaps)) if swaps.size else None
+        held = np.flatnonzero(table.present[self.seat] & ~table.razupaltuff[self.seat].astype(bool))
+        swaps = [E.A_BIB + int(i) * E.NUM_ARG + int(c) for i in held
+                 for c in np.flatnonzero(mask[E.A_BIB + i * E.NUM_ARG: E.A_BIB + (i + 1) * E.NUM_ARG])]
+        return int(self.rng.choice(swaps)) if swaps else None
 
     def blind_guess(self, table, views, mask):
         if table.known[self.seat].any() or not table.present[self.seat].any() or self.rng.random() > BLIND_GUESS:

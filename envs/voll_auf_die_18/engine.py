@@ -736,14 +736,6 @@ def has_hand(state, seat):
 
 
 @njit(cache=True)
-def krapotke_seat(state):
-    for seat in range(state.num_players):
-        if state.character[seat] == D.KRAPOTKE:
-            return seat
-    return -1
-
-
-@njit(cache=True)
 def sees_front(state, viewer, holder):
     """Whether ``viewer`` knows the fronts of ``holder``'s hand cards."""
     if state.labels & D.L_BLIND:  # fronts face the others; only God holds hers the right way round
