@@ -93,7 +93,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=30, help="random games per env id")
     parser.add_argument("--tournament-games", type=int, default=12, help="tournament games per env id")
-    parser.add_argument("--ismcts-iterations", type=int, default=50)
+    parser.add_argument("--ismcts-iterations", type=int, default=100)
     parser.add_argument("--train-game", default=TRAIN_GAME, choices=list(envs.ENV_IDS))
     parser.add_argument("--train-players", type=int, default=TRAIN_PLAYERS)
     parser.add_argument("--train-steps", type=int, default=30_000)
