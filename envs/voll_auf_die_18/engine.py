@@ -16,9 +16,9 @@ Nazi rules. It feeds the masks (legal argumentations), the hints in ``infos`` an
 agent; :func:`pooled_values` / :func:`can_still_win` are its relaxation over all Arguments left in
 the game, the "can no longer convince" check.
 
-Masks and hints are computed once at the end of every step (and at reset) and kept in the record:
-``legal_mask`` and the infos only copy them. :func:`refresh` recomputes them after a record was
-edited by hand.
+Masks are computed once at the end of every step (and at reset) and kept in the record:
+``legal_mask`` only copies them. :func:`refresh` recomputes them after a record was edited by
+hand. Hints are computed on demand (:func:`hints`), for the env's ``infos`` only.
 """
 
 import numpy as np
@@ -42,6 +42,8 @@ MAX_VALUE = 31                  # value bitmasks are int64 with bit v for value 
 # Subsets of the 4 hand slots (or dice) with at least 2 members: pairs, triples, all four.
 SUBSETS = np.array([3, 5, 6, 9, 10, 12, 7, 11, 13, 14, 15], np.int8)
 NUM_SUBSETS = 11
+SUBSET_INDEX = np.full(16, -1, np.int64)
+SUBSET_INDEX[SUBSETS] = np.arange(NUM_SUBSETS)
 
 # Where a card is.
 LOC_NONE, LOC_STACK, LOC_HAND, LOC_POOL, LOC_BIB, LOC_TALENT, LOC_DISCARD = 0, 1, 2, 3, 4, 5, 6
@@ -72,7 +74,7 @@ NUM_ACTIONS = A_EMERGENCY + 1
 STATE = state_dtype([
     # chapter and options (copied from the config at reset)
     ("chapter", np.int8), ("labels", np.int16), ("nasty_groups", np.int8), ("communication", np.int8),
-    ("seconds_per_step", np.int16), ("shaping", np.int8), ("hints_on", np.int8), ("num_stacks", np.int8),
+    ("seconds_per_step", np.int16), ("shaping", np.int8), ("num_stacks", np.int8),
     ("character", np.int8, (MAX_PLAYERS,)),
     # Arguments (and the two Razupaltuff cards, ids 99 and 100)
     ("card_loc", np.int8, (NUM_CARDS,)), ("card_seat", np.int8, (NUM_CARDS,)),
@@ -97,15 +99,13 @@ STATE = state_dtype([
     # clock (game seconds)
     ("clock", np.int16), ("next_nazi", np.int16), ("last_nazi", np.int16), ("next_swap", np.int16),
     ("moment", np.int16), ("emergency_used", np.int8), ("end_reason", np.int8),
-    # derived each step: masks and hints (see refresh)
+    # derived: every seat's legal actions, recomputed after every change (see refresh)
     ("mask", np.int8, (MAX_PLAYERS, NUM_ACTIONS)),
-    # hint[viewer, slot, relative seat]: hand-slot subsets of one exact team argumentation viewer can know of
-    ("hint", np.int8, (MAX_PLAYERS, NUM_SLOTS, MAX_PLAYERS)), ("hint_count", np.int16, (MAX_PLAYERS, NUM_SLOTS)),
 ], MAX_PLAYERS)
 
 CONFIG = config_dtype([
     ("chapter", np.int8), ("seconds_per_step", np.int16), ("communication", np.int8),
-    ("characters", np.int8, (MAX_PLAYERS,)), ("shaping", np.int8), ("hints_on", np.int8),
+    ("characters", np.int8, (MAX_PLAYERS,)), ("shaping", np.int8),
     ("chapter19_seed", np.int64), ("bib_start", np.int8),
 ])
 
@@ -183,7 +183,6 @@ def make_config(config):
         for seat, name in enumerate(config["characters"]):
             record["characters"][0, seat] = D.CHARACTER_IDS.index(name)
     record["shaping"] = int(config["reward_shaping"])
-    record["hints_on"] = int(config["hints"])
     record["chapter19_seed"] = -1 if config["chapter19_seed"] is None else config["chapter19_seed"]
     record["bib_start"] = -1 if config["bib_start"] is None else config["bib_start"]
     return record
@@ -914,7 +913,6 @@ def reset(state, config, seed):
     state.communication = config.communication
     state.seconds_per_step = config.seconds_per_step
     state.shaping = config.shaping
-    state.hints_on = config.hints_on
     if state.chapter == 19:
         _chapter19(state, config)
     else:
@@ -1089,28 +1087,37 @@ def _lowest_bit(bits):
 
 @njit(cache=True)
 def _fill_argue_mask(state, seat, slot, nazi, mask, opt_mask, opt_value, opt_talent, count):
-    blind = not sees_front(state, seat, seat) and has_hand(state, seat)
     base = A_ARGUE + slot * NUM_SUBSETS
-    for s in range(NUM_SUBSETS):
-        subset = SUBSETS[s]
-        if blind:  # she cannot see what she lays: any 2-4 Arguments; the rules are checked when laid
+    if has_hand(state, seat) and not sees_front(state, seat, seat):
+        # she cannot see what she lays: any 2-4 Arguments; the rules are checked when laid
+        for s in range(NUM_SUBSETS):
             ok = True
             for i in range(HAND):
-                if subset >> i & 1:
+                if SUBSETS[s] >> i & 1:
                     card = state.hand[seat, i]
                     ok = ok and card >= 0 and card < NUM_ARG
             if ok:
                 mask[base + s] = 1
+        return
+    iq = NAZI_IQ[nazi]
+    members = state.pool_count[nazi] + 1
+    everyone = state.nasty[nazi] and NASTY_KIND[nazi] == D.ALL_AGAINST_ONE
+    team_ok = members >= min_team(state) and (not everyone or members == state.num_players)
+    # what the pool holds at least: the fixed sum, and Maria's smallest reading unless she is the one laying
+    low = int(state.pool_fixed[nazi])
+    if state.character[seat] != D.MARIA and state.pool_readings[nazi] != 0:
+        low += _lowest_bit(state.pool_readings[nazi])
+    ready = state.talent_ready[seat]
+    for o in range(count):
+        if opt_talent[o] and not ready:
             continue
-        normal, talent = _readings_of(state, seat, nazi, subset, opt_mask, opt_value, opt_talent, count)
-        is_maria = state.character[seat] == D.MARIA
-        if _pool_accepts(state, nazi, seat, normal, is_maria) != 0 or (
-                state.talent_ready[seat] and _pool_accepts(state, nazi, seat, talent, is_maria) != 0):
-            mask[base + s] = 1
+        total = low + opt_value[o]
+        if total < iq or (total == iq and team_ok):
+            mask[base + SUBSET_INDEX[opt_mask[o]]] = 1
 
 
 @njit(cache=True)
-def _fill_other_masks(state, seat, mask):
+def _fill_other_masks(state, seat, mask, bib, bib_count, held):
     num = int(state.num_players)
     mask[A_WAIT] = 1
     blind = not sees_front(state, seat, seat) and has_hand(state, seat)
@@ -1132,7 +1139,7 @@ def _fill_other_masks(state, seat, mask):
                 for i in range(HAND):
                     if state.hand[seat, i] >= 0:
                         mask[A_ACCEPT + (rel - 1) * HAND + i] = 1
-        _fill_bib_mask(state, seat, mask, blind)
+        _fill_bib_mask(state, seat, mask, blind, bib, bib_count, held[seat] < HAND and may_draw_from_bib(state))
     _fill_expand_mask(state, seat, mask, blind)
     if state.character[seat] == D.KRAPOTKE:
         all_home = True
@@ -1147,8 +1154,9 @@ def _fill_other_masks(state, seat, mask):
 
 
 @njit(cache=True)
-def _fill_bib_mask(state, seat, mask, blind):
-    owed = cards_held(state, seat) < HAND and may_draw_from_bib(state)
+def _fill_bib_mask(state, seat, mask, blind, bib, bib_count, owed):
+    """Bib swaps (same colour or value; anything for a blind seat) and, into an empty slot, draws
+    (when ``owed``: the seat holds fewer than 4 and hand cards may come from the Bib)."""
     for i in range(HAND):
         mine = state.hand[seat, i]
         if mine >= NUM_ARG:  # Razupaltuff never goes into the Bib
@@ -1156,9 +1164,8 @@ def _fill_bib_mask(state, seat, mask, blind):
         if mine < 0 and not owed:
             continue
         base = A_BIB + i * NUM_ARG
-        for card in range(NUM_ARG):
-            if state.card_loc[card] != LOC_BIB:
-                continue
+        for b in range(bib_count):
+            card = bib[b]
             if mine < 0 or blind or CARD_COLOUR[card] == CARD_COLOUR[mine] or CARD_VALUE[card] == CARD_VALUE[mine]:
                 mask[base + card] = 1
 
@@ -1218,24 +1225,63 @@ def _fill_expand_mask(state, seat, mask, blind):
 
 @njit(cache=True)
 def refresh(state):
-    """Recompute what the record caches: every seat's legal mask and hints."""
+    """Recompute what the record caches: every seat's legal mask."""
     num = int(state.num_players)
-    for seat in range(MAX_PLAYERS):
+    for seat in range(num):  # (rows of absent seats are never written)
         for a in range(NUM_ACTIONS):
             state.mask[seat, a] = 0
-        for slot in range(NUM_SLOTS):
-            state.hint_count[seat, slot] = 0
-            for other in range(MAX_PLAYERS):
-                state.hint[seat, slot, other] = 0
     if state.terminal:
         return
     cards = np.zeros((4, num, 4), np.int8)                 # colours, values, halves, usable
     options = np.zeros((3, num, MAX_OPTIONS), np.int64)    # subset, value, needs talent
-    per_seat = np.zeros((5, num), np.int64)                # options, options for the hint, can/must join, chosen
+    per_seat = np.zeros((6, num), np.int64)                # options; row 5: cards held
+    bib = np.zeros(NUM_ARG, np.int64)
+    bib_count = 0
+    for card in range(NUM_ARG):
+        if state.card_loc[card] == LOC_BIB:
+            bib[bib_count] = card
+            bib_count += 1
+        elif state.card_loc[card] == LOC_POOL:
+            per_seat[5, state.card_seat[card]] += 1
+    for seat in range(num):
+        for i in range(HAND):
+            per_seat[5, seat] += state.hand[seat, i] >= 0
+        _seat_cards(state, seat, -1, cards[0, seat], cards[1, seat], cards[2, seat], cards[3, seat])
+        _fill_other_masks(state, seat, state.mask[seat], bib, bib_count, per_seat[5])
+    for slot in range(NUM_SLOTS):
+        nazi = nazi_in_slot(state, slot)
+        if nazi < 0:
+            continue
+        allowed, banned, _ = nazi_rules(state, nazi)
+        for seat in range(num):
+            if not state.contrib[nazi, seat]:
+                per_seat[0, seat] = seat_options(state.character[seat], state.talent_ready[seat], cards[0, seat],
+                                                 cards[1, seat], cards[2, seat], cards[3, seat], allowed, banned,
+                                                 options[0, seat], options[1, seat], options[2, seat])
+                _fill_argue_mask(state, seat, slot, nazi, state.mask[seat], options[0, seat], options[1, seat],
+                                 options[2, seat], per_seat[0, seat])
+
+
+@njit(cache=True)
+def hints(states, viewer, out_hint, out_ways):
+    """For ``viewer``: per Nazi slot one exact team argumentation among the hands whose fronts it
+    knows, with the fewest new members (``out_hint[slot, relative seat]``: the hand-slot subset that
+    seat lays, 0: none), and how many there are (``out_ways[slot]``). For the env's ``infos``; the
+    record is the length-1 array ``states``."""
+    state = states[0]
+    num = int(state.num_players)
+    for slot in range(NUM_SLOTS):
+        out_ways[slot] = 0
+        for rel in range(out_hint.shape[1]):
+            out_hint[slot, rel] = 0
+    if state.terminal:
+        return
+    cards = np.zeros((4, num, 4), np.int8)
+    options = np.zeros((3, num, MAX_OPTIONS), np.int64)
+    per_seat = np.zeros((4, num), np.int64)  # options, can join, must join, chosen
     ways = np.zeros((num + 1, 32, num + 1), np.int64)
     for seat in range(num):
-        _seat_cards(state, seat, -1, cards[0, seat], cards[1, seat], cards[2, seat], cards[3, seat])
-        _fill_other_masks(state, seat, state.mask[seat])
+        _seat_cards(state, seat, viewer, cards[0, seat], cards[1, seat], cards[2, seat], cards[3, seat])
     for slot in range(NUM_SLOTS):
         nazi = nazi_in_slot(state, slot)
         if nazi < 0:
@@ -1243,51 +1289,22 @@ def refresh(state):
         allowed, banned, everyone = nazi_rules(state, nazi)
         members = 0
         for seat in range(num):
+            laid = state.contrib[nazi, seat]
+            members += laid
             per_seat[0, seat] = 0
-            members += state.contrib[nazi, seat]
-            if not state.contrib[nazi, seat]:
+            if not laid:
                 per_seat[0, seat] = seat_options(state.character[seat], state.talent_ready[seat], cards[0, seat],
                                                  cards[1, seat], cards[2, seat], cards[3, seat], allowed, banned,
                                                  options[0, seat], options[1, seat], options[2, seat])
-                _fill_argue_mask(state, seat, slot, nazi, state.mask[seat], options[0, seat], options[1, seat],
-                                 options[2, seat], per_seat[0, seat])
-        if state.hints_on:
-            _hints(state, slot, nazi, everyone, members, options, per_seat, ways)
-
-
-@njit(cache=True)
-def _hints(state, slot, nazi, everyone, members, options, per_seat, ways):
-    """Each seat's hint for ``slot``: the team search over the hands whose fronts it knows."""
-    num = int(state.num_players)
-    targets = _targets(NAZI_IQ[nazi], state.pool_fixed[nazi], state.pool_readings[nazi])
-    shared = -1  # viewers who know the same fronts get the same hints
-    for viewer in range(num):
-        if shared >= 0 and _same_view(state, viewer, shared):
-            state.hint_count[viewer, slot] = state.hint_count[shared, slot]
-            for seat in range(num):
-                state.hint[viewer, slot, (seat - viewer) % num] = state.hint[shared, slot, (seat - shared) % num]
-            continue
+            per_seat[1, seat] = 0 if laid else 1
+            per_seat[2, seat] = everyone if not laid else 0
+        targets = _targets(NAZI_IQ[nazi], state.pool_fixed[nazi], state.pool_readings[nazi])
+        count = team_search(targets, max(0, min_team(state) - members), per_seat[1], per_seat[2], options[1],
+                            per_seat[0], ways, per_seat[3])
+        out_ways[slot] = min(count, 32767)
         for seat in range(num):
-            known = state.character[seat] == D.KRAPOTKE or sees_front(state, viewer, seat)
-            joins = known and not state.contrib[nazi, seat]
-            per_seat[1, seat] = per_seat[0, seat] if joins else 0
-            per_seat[2, seat] = 1 if joins else 0
-            per_seat[3, seat] = everyone if not state.contrib[nazi, seat] else 0
-        count = team_search(targets, max(0, min_team(state) - members), per_seat[2], per_seat[3], options[1],
-                            per_seat[1], ways, per_seat[4])
-        state.hint_count[viewer, slot] = min(count, 32767)
-        for seat in range(num):
-            chosen = per_seat[4, seat]
-            state.hint[viewer, slot, (seat - viewer) % num] = options[0, seat, chosen] if chosen >= 0 else 0
-        shared = viewer
-
-
-@njit(cache=True)
-def _same_view(state, a, b):
-    for seat in range(state.num_players):
-        if sees_front(state, a, seat) != sees_front(state, b, seat):
-            return False
-    return True
+            chosen = per_seat[3, seat]
+            out_hint[slot, (seat - viewer) % num] = options[0, seat, chosen] if chosen >= 0 else 0
 
 
 @njit(cache=True)

@@ -135,8 +135,13 @@ def infos(state, config, seat):
     and, once the game is over, why it ended."""
     info = {}
     if config["hints"]:
-        info["hints"] = state["hint"][seat][:, : config["num_players"]].copy()
-        info["ways"] = state["hint_count"][seat].copy()
+        states = state.base  # the env's length-1 record array (numba takes arrays cheaply)
+        if not (isinstance(states, np.ndarray) and states.shape == (1,) and states.dtype == E.STATE):
+            states = np.array([state], E.STATE)
+        hint = np.zeros((E.NUM_SLOTS, config["num_players"]), np.int8)
+        ways = np.zeros(E.NUM_SLOTS, np.int16)
+        E.hints(states, seat, hint, ways)
+        info["hints"], info["ways"] = hint, ways
     if state["terminal"]:
         info["end_reason"] = END_REASONS[int(state["end_reason"])]
     return info
