@@ -134,7 +134,8 @@ LAYOUT = Layout(
     ("offers", (MAX_PLAYERS, 8), 0, 1, "per relative seat: the relative seat it offers a card to (1..4), hand slot"),
     ("offered_to_me", (MAX_PLAYERS, F_CARD), 0, 1, "the card each relative seat offers me (front shown)"),
     ("stacks", (D.RUN_OUT_STACKS, 1 + F_CARD), 0, 1, "per Argument stack: cards/99, the top card's back"),
-    ("talent_spaces", (MAX_PLAYERS, 1 + F_CARD), 0, 1, "per relative seat: face-down talent cards/4, the top one's back"),
+    ("talent_spaces", (MAX_PLAYERS, 1 + F_CARD), 0, 1,
+     "per relative seat: face-down talent cards/4, the top one's back"),
     ("dice", (D.NUM_DICE, 10), 0, 1, "Krapotke's dice (die k has colour k): value one-hot(6), free/used/blocked/laid"),
     ("cards", (NUM_ARG, 3), 0, 1, "per Argument id: face up in the Bib, laid in a pool, discarded"),
 )
@@ -1040,7 +1041,7 @@ def _seat_cards(state, seat, viewer, colours, values, halves, usable):
 
 
 @njit(cache=True)
-def _readings_of(state, seat, nazi, subset, opt_mask, opt_value, opt_talent, count):
+def _readings_of(subset, opt_mask, opt_value, opt_talent, count):
     """(normal readings, talent readings) of ``subset`` among a seat's options (bitmasks of values)."""
     normal, talent = np.int64(0), np.int64(0)
     for o in range(count):
@@ -1053,7 +1054,7 @@ def _readings_of(state, seat, nazi, subset, opt_mask, opt_value, opt_talent, cou
 
 
 @njit(cache=True)
-def _pool_accepts(state, nazi, seat, readings, is_maria):
+def _pool_accepts(state, nazi, readings, is_maria):
     """Whether a contribution with these possible values may be laid at ``nazi`` now: the pool
     must not overshoot, and if it can then only be exactly full, the team rules must hold.
     Returns the readings that fit (0: it may not be laid)."""
@@ -1422,12 +1423,12 @@ def _argue(state, seat, slot, subset, touched):
     options = np.zeros((3, MAX_OPTIONS), np.int64)
     count = seat_options(state.character[seat], state.talent_ready[seat], cards[0], cards[1], cards[2], cards[3],
                          allowed, banned, options[0], options[1], options[2])
-    normal, talent = _readings_of(state, seat, nazi, subset, options[0], options[1], options[2], count)
+    normal, talent = _readings_of(subset, options[0], options[1], options[2], count)
     is_maria = state.character[seat] == D.MARIA
-    readings = _pool_accepts(state, nazi, seat, normal, is_maria)
+    readings = _pool_accepts(state, nazi, normal, is_maria)
     uses_talent = 0
     if readings == 0 and state.talent_ready[seat]:
-        readings = _pool_accepts(state, nazi, seat, talent, is_maria)
+        readings = _pool_accepts(state, nazi, talent, is_maria)
         uses_talent = 1
     if readings == 0:
         return

@@ -27,7 +27,8 @@ Actions (one flat space; see ``action_to_str``):
 | 56-60 | withdraw my cards from the pool of Nazi ``slot`` |
 | 61-76 | offer hand slot ``i`` to the player ``r`` seats on ((r - 1) * 4 + i) |
 | 77-92 | accept the offer of the player ``r`` seats on, giving hand slot ``i`` |
-| 93-488 | Bib: swap hand slot ``i`` for Bib card ``c`` (same colour or value), or take ``c`` into an empty slot when drawing from the Bib is allowed (i * 99 + c) |
+| 93-488 | Bib: swap hand slot ``i`` for Bib card ``c`` (same colour or value), or draw ``c`` into an empty |
+| | slot when drawing from the Bib is allowed (i * 99 + c) |
 | 489-498 | expand the Bib from stack 0..4, or activate the talent space of the player 0..4 seats on |
 | 499-502 | Krapotke: roll die k |
 | 503 | Krapotke: roll all dice (frees blocked 6s) |
@@ -45,6 +46,14 @@ God); ``"none"`` shows each seat only its own hand fronts (and the backs of all)
 the order of the stacks. ``infos[agent]["hints"]`` (``hints=True``) holds, per Nazi slot, one
 exact team argumentation the seat can know of (hand-slot subsets per relative seat, 0: none) and
 ``infos[agent]["ways"]`` how many there are.
+
+Options (besides ``num_players``, ``max_cycles``, ``illegal_action``, ``render_mode``):
+``chapter`` (1-18, 19 random; default 1), ``seconds_per_step`` (1-60, default 3),
+``communication`` ("full" | "none"), ``characters`` (None or one name per seat: kangaroo,
+kleinkuenstler, friedrich_wilhelm, otto_von, maria, krapotke, god, herta), ``reward_shaping``
+(False), ``hints`` (True), ``chapter19_seed`` (None: a new random chapter every game),
+``bib_start`` (None: 4/3/2/1 open Bib cards for 2/3/4/5 players). Every rule and every decision
+where the rulebook is silent: ``docs/rules/voll_auf_die_18.md``.
 
 Observation blocks (relative seats: 0 is the observing seat, 1 the next, ...):
 

@@ -7,7 +7,7 @@ import pytest
 from envs.voll_auf_die_18 import data as D
 from envs.voll_auf_die_18 import engine as E
 
-from .helpers import (ROLL_ALL, arrange, argue, card, cards, check_invariants, hand, legal, nazi_id, play, rec, roll,
+from .helpers import (ROLL_ALL, arrange, argue, cards, check_invariants, hand, legal, nazi_id, play, rec, roll,
                       table, withdraw)
 
 
@@ -171,7 +171,7 @@ def test_krapotke_sixes_are_blocked_until_all_dice_are_rolled():
     mask = legal(env, 0)
     assert roll(0) not in mask and roll(1) not in mask and roll(2) in mask and ROLL_ALL in mask
     assert not any(argue(s, (0, 1)) in mask for s in range(5))
-    for seed in range(30):
+    for _ in range(30):
         play(env, ROLL_ALL)
         r = rec(env)
         assert all((r["die_status"][k] == E.DIE_BLOCKED) == (r["die_value"][k] == 6) for k in range(4))

@@ -8,7 +8,7 @@ from envs.testing.play import random_action
 from envs.voll_auf_die_18 import data as D
 from envs.voll_auf_die_18 import engine as E
 
-from .helpers import check_invariants, rec, table
+from .helpers import check_invariants, table
 
 
 def played(num_players, chapter, seed, communication="full", steps=12):
@@ -90,7 +90,7 @@ def test_blind_seat_samples_its_own_fronts_but_keeps_their_backs():
         record = sample(env, seat, seed)
         cards = record["hand"][0, seat]
         true_cards = truth["hand"][0, seat]
-        for c, t in zip(cards, true_cards):
+        for c, t in zip(cards, true_cards, strict=True):
             assert (c < 0) == (t < 0)
             if 0 <= t < D.NUM_ARGUMENTS:
                 assert D.CARD_BACK[c] == D.CARD_BACK[t]

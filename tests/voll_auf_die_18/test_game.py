@@ -9,7 +9,7 @@ from envs.testing.play import random_action
 from envs.voll_auf_die_18 import data as D
 from envs.voll_auf_die_18 import engine as E
 
-from .helpers import WAIT, argue, arrange, check_invariants, legal, nazi_id, play, rec, table
+from .helpers import WAIT, argue, arrange, check_invariants, nazi_id, play, rec, table
 
 
 # ---- the clock -------------------------------------------------------------------------------------

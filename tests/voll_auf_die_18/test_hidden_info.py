@@ -18,7 +18,7 @@ def view(env, seat):
 
 
 def same_view(a, b):
-    return all(np.array_equal(x, y) for x, y in zip(a, b))
+    return all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
 
 
 def exchange_fronts(env, seat):
@@ -54,7 +54,7 @@ def test_communication_none_hides_other_hands():
         before = [view(env, s) for s in (0, 2)]
         assert exchange_fronts(env, 1) > 0
         after = [view(env, s) for s in (0, 2)]
-        assert all(same_view(b, a) for b, a in zip(before, after))
+        assert all(same_view(b, a) for b, a in zip(before, after, strict=True))
         full = table(num_players=3, chapter=5, seed=seed)
         before = view(full, 0)
         exchange_fronts(full, 1)

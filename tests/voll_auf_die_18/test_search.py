@@ -91,7 +91,8 @@ def oracle_count(iq, allowed, banned, min_team, everyone, kinds, relax, hands, u
     targets = {iq - fixed} if readings == 0 else {iq - fixed - m for m in range(32) if readings >> m & 1}
     per_seat = []
     for seat in range(len(kinds)):
-        opts = [] if laid[seat] else oracle_options(kinds[seat], relax[seat], hands[seat], usable[seat], allowed, banned)
+        opts = [] if laid[seat] else oracle_options(kinds[seat], relax[seat], hands[seat], usable[seat], allowed,
+                                                    banned)
         must = everyone and not laid[seat]
         per_seat.append(([] if must else [None]) + opts)
     members0 = sum(laid)

@@ -256,7 +256,8 @@ def test_swap_places_moves_everyone_one_seat_on():
 # ---- chapters ---------------------------------------------------------------------------------------------------
 
 RULEBOOK_LABELS = {  # the labels the rulebook lists per chapter (ours: data.LABEL_NAMES)
-    1: set(), 2: {"10 cards in the Bib"}, 3: {"never alone!"}, 4: {"playing open, talking forbidden", "10 cards in the Bib"},
+    1: set(), 2: {"10 cards in the Bib"}, 3: {"never alone!"},
+    4: {"playing open, talking forbidden", "10 cards in the Bib"},
     5: set(), 6: {"10 Bib cards from talent spaces"}, 7: {"never alone!", "Razupaltuff"}, 8: set(),
     9: {"swap places"}, 10: {"cards the other way round"}, 11: {"Razupaltuff", "10 cards in the Bib"},
     12: {"random characters"}, 13: {"playing open, talking forbidden", "never alone!", "swap places"},
