@@ -75,7 +75,7 @@ def ansi(state, config, viewer=None):
         character = int(state["character"][seat])
         front = _front_known(state, viewer, seat)
         if character == D.KRAPOTKE:
-            status = "fub-"
+            status = ("", "(used)", "(blocked)", "(laid)")
             held = " ".join(f"{D.COLOUR_LETTERS[k]}{int(state['die_value'][k])}{status[int(state['die_status'][k])]}"
                             for k in range(D.NUM_DICE))
         else:
@@ -118,11 +118,13 @@ def rgb(state, config):
     for seat in range(num):
         y = 140 + seat * 70
         character = int(state["character"][seat])
-        canvas.text(10, y + 20, f"p{seat} {D.CHARACTER_NAMES[character]}", size=14)
+        # the built-in font has no umlauts: the picture uses the ASCII names
+        canvas.text(10, y + 20, f"p{seat} {D.CHARACTER_IDS[character].replace('_', '-').title()}", size=14)
         for i in range(4):
             x = 190 + i * 52
             if character == D.KRAPOTKE:
-                canvas.rect(x, y, 44, 44, fill=colour_of[i])
+                blocked = state["die_status"][i] == E.DIE_BLOCKED
+                canvas.rect(x, y, 44, 44, fill=COLOURS["muted"] if blocked else colour_of[i])
                 canvas.text(x + 16, y + 12, str(int(state["die_value"][i])), size=18, fill=COLOURS["black"])
                 continue
             card = int(state["hand"][seat, i])
