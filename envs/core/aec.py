@@ -18,18 +18,13 @@ class TabletopAECEnv(Table, AECEnv):
     def __init__(self, render_mode=None, **config):
         super().__init__()
         self._setup(render_mode, config)
-        self.metadata = {
-            "name": self.game.env_id,
-            "render_modes": ["human", "ansi", "rgb_array"],
-            "render_fps": 2,
-            "is_parallelizable": True,
-        }
-
-    def __str__(self):
-        return self.game.env_id
 
     def reset(self, seed=None, options=None):
         self._reset_record(seed)
+        self._after_set_state()
+
+    def _after_set_state(self):
+        """Every seat in play again, nothing accumulated; the turn read from the record."""
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -74,15 +69,6 @@ class TabletopAECEnv(Table, AECEnv):
         current = int(self._current[0])
         self.agent_selection = self.possible_agents[current] if current >= 0 else agents[0]
         self.infos = {agent: self._game_infos(agent) for agent in agents}
-
-    def _after_set_state(self):
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self._skip_agent_selection = None
-        self._sync(reward_changed=False)
 
 
 def make_env_functions(env_class):

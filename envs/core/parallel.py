@@ -16,17 +16,8 @@ from .table import Table
 class TabletopParallelEnv(Table, ParallelEnv):
     def __init__(self, render_mode=None, **config):
         self._setup(render_mode, config)
-        self.metadata = {
-            "name": self.game.env_id,
-            "render_modes": ["human", "ansi", "rgb_array"],
-            "render_fps": 2,
-            "is_parallelizable": True,
-        }
         self._actions = np.zeros(self.num_players, np.int64)
         self.agents = []
-
-    def __str__(self):
-        return self.game.env_id
 
     def reset(self, seed=None, options=None):
         self._reset_record(seed)

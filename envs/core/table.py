@@ -31,6 +31,8 @@ class Table:
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode={render_mode!r} is not valid; choose one of {[None, *RENDER_MODES]}")
         self.render_mode = render_mode
+        self.metadata = {"name": game.env_id, "render_modes": list(RENDER_MODES), "render_fps": 2,
+                         "is_parallelizable": True}
         self.config = game.validate(config)
         self._config_record = game.make_config(self.config)
         self._states = new_states(game.engine.STATE)
@@ -58,6 +60,9 @@ class Table:
         self._step_count = self._states["step_count"]
 
     # ---- PettingZoo ---------------------------------------------------------------------
+
+    def __str__(self):
+        return self.game.env_id
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
