@@ -7,7 +7,7 @@ import argparse
 import json
 import pathlib
 
-from . import hotpaths, startup, throughput
+from . import hotpaths, profile, startup, throughput
 from .common import RESULTS, fmt_rate
 
 README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
@@ -45,6 +45,7 @@ def main(argv=None):
     flag = ["--quick"] if args.quick else []
     throughput.main(flag)
     hotpaths.main(flag)
+    profile.main([])
     startup.main(flag)
     update_readme()
     print(f"updated the benchmark table in {README}")

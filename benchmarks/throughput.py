@@ -201,7 +201,9 @@ def report(rows, quick, elapsed):
              "Decisions per second (median of repeats after a warm-up). `xNt`: numba threads.", "",
              "| env | path | decisions/s |", "|---|---|---:|"]
     lines += [f"| {env} | {path} | {fmt_rate(rate)} |" for env, path, rate in rows]
-    lines += ["", "## Against the targets", ""] + targets(rows)
+    lines += ["", "## Against the targets", "",
+              "Where a target is missed, benchmarks/results/profile.md (`python -m benchmarks.profile`) shows where "
+              "a decision's time goes.", ""] + targets(rows)
     return "\n".join(lines) + "\n"
 
 
