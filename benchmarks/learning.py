@@ -15,6 +15,7 @@ import argparse
 import multiprocessing
 import pathlib
 import shutil
+import sys
 import time
 
 import envs
@@ -104,7 +105,7 @@ def main(argv=None):
         ppo = [] if args.skip_ppo else pool.map(
             ppo_job, [(e, PPO_PLAYERS.get(e, envs.game_of(e).default_players), args.ppo_steps, 0,
                        str(pathlib.Path("runs") / "learning" / e)) for e in env_ids], chunksize=1)
-    command = "python -m benchmarks.learning " + " ".join(argv or [])
+    command = "python -m benchmarks.learning " + " ".join(sys.argv[1:] if argv is None else argv)
     lines = ["# Learning: agents and self-play against baselines", "",
              f"Machine: {machine_line()}. Command: `{command.strip()}`; took "
              f"{(time.perf_counter() - started) / 60:.0f} minutes.", "",
