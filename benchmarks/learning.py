@@ -117,7 +117,8 @@ def main(argv=None):
         lines += ["", "## MaskablePPO self-play", "",
                   "The learner plays one seat against the opponent pool (random, heuristic, its own snapshots); "
                   "evaluation puts it in one rotating seat with every other seat random (or heuristic), "
-                  "200 games per point.", ""] + ppo_lines(ppo)
+                  "200 games per point. In the cooperative Voll auf die 18 one shared policy learns and is "
+                  "evaluated in every seat: its column is the team's success rate.", ""] + ppo_lines(ppo)
     path = write_result("learning", "\n".join(lines) + "\n")
     print(path.read_text())
 

@@ -241,22 +241,9 @@ class RLlibPolicyAgent:
 
 
 def evaluate_module(module, env_id, games, seed, game_config):
-    from training.selfplay import _has_heuristic, _policy_vs
+    from training.selfplay import policy_win_rates
 
-    factories = {"policy": lambda s: RLlibPolicyAgent(module)}
-    rates = {}
-    for opponent in ("random", "heuristic"):
-        if opponent == "heuristic" and not _has_heuristic(env_id):
-            continue
-        if envs.game_of(env_id).simultaneous:
-            from training.evaluate import evaluate
-
-            results = evaluate(env_id, ["policy"], games, seed=seed, config=game_config, progress=False,
-                               factories=factories)
-        else:
-            results = _policy_vs(env_id, opponent, games, seed, game_config, factories)
-        rates[f"win_rate_vs_{opponent}"] = float(results[0]["win_rate"])
-    return rates
+    return policy_win_rates(env_id, lambda s: RLlibPolicyAgent(module), games, seed, game_config)
 
 
 # ---- the loop ------------------------------------------------------------------------------

@@ -10,7 +10,8 @@ every ``--snapshot-every`` steps. The cooperative simultaneous game trains one s
 every seat (:class:`training.wrappers.SharedPolicyEnv`).
 
 Every ``--eval-every`` steps the policy plays ``--eval-games`` games against random agents and
-against heuristic agents; the win rates go to ``<out>/learning.csv``, TensorBoard
+against heuristic agents (the cooperative game: the policy in every seat, one team success rate);
+the win rates go to ``<out>/learning.csv``, TensorBoard
 (``<out>/tb``) and ``<out>/learning_curve.png``. Checkpoints (model + training state with the
 random generators' states) are written atomically to ``<out>/checkpoint.zip`` /
 ``checkpoint_state.pt`` at the same cadence; ``--resume <out>`` continues from them.
@@ -136,22 +137,22 @@ def load_checkpoint(out, env):
 
 
 def evaluate_policy(model, env_id, games, seed, config):
-    """Win rate of the policy against random and against heuristic opponents (all other seats).
+    """Win rates of a MaskablePPO model (see :func:`policy_win_rates`)."""
+    return policy_win_rates(env_id, lambda s: PolicyAgent(model), games, seed, config)
 
-    For the cooperative game the policy fills every seat and the rate is the team's success.
+
+def policy_win_rates(env_id, make_policy_agent, games, seed, config):
+    """Win rates of a policy: ``win_rate_vs_random`` and ``win_rate_vs_heuristic`` with the policy in
+    one rotating seat and that opponent in all the others; for the cooperative game, where the
+    policy fills every seat and there are no opponents, one ``win_rate_team``.
     """
-    game = envs.game_of(env_id)
-    policy = {"policy": lambda s: PolicyAgent(model)}
-    rates = {}
-    for opponent in ("random", "heuristic"):
-        if opponent == "heuristic" and not _has_heuristic(env_id):
-            continue
-        if game.simultaneous:
-            results = evaluate(env_id, ["policy"], games, seed=seed, config=config, progress=False, factories=policy)
-        else:
-            results = _policy_vs(env_id, opponent, games, seed, config, policy)
-        rates[f"win_rate_vs_{opponent}"] = float(results[0]["win_rate"])
-    return rates
+    policy = {"policy": make_policy_agent}
+    if envs.game_of(env_id).simultaneous:
+        results = evaluate(env_id, ["policy"], games, seed=seed, config=config, progress=False, factories=policy)
+        return {"win_rate_team": float(results[0]["win_rate"])}
+    opponents = ["random", "heuristic"] if _has_heuristic(env_id) else ["random"]
+    return {f"win_rate_vs_{opponent}": float(_policy_vs(env_id, opponent, games, seed, config, policy)[0]["win_rate"])
+            for opponent in opponents}
 
 
 def _policy_vs(env_id, opponent, games, seed, config, policy):

@@ -134,3 +134,13 @@ def test_evaluation_of_a_lineup_writes_csv_and_png(tmp_path):
     csv_path, png_path = write_outputs("race_v0", results, tmp_path)
     assert csv_path.read_text().splitlines()[0].startswith("agent,seats_played,wins,win_rate")
     assert png_path.stat().st_size > 1000
+
+
+def test_policy_win_rates_name_opponents_in_turn_based_games_and_one_team_rate_in_simultaneous_ones():
+    turn_based = selfplay.policy_win_rates("race_v0", lambda s: AlwaysFirst(), 6, 0, {"num_players": 2})
+    assert set(turn_based) == {"win_rate_vs_random"}  # the toy has no heuristic agent
+    assert 0.0 <= turn_based["win_rate_vs_random"] <= 1.0
+    # Every seat plays the policy; always adding 0 ties every game, and a tie is no win.
+    simultaneous = selfplay.policy_win_rates("tally_v0", lambda s: AlwaysFirst(), 4, 0,
+                                             {"num_players": 2, "rounds": 2})
+    assert simultaneous == {"win_rate_team": 0.0}
