@@ -1055,27 +1055,33 @@ def _readings_of(subset, opt_mask, opt_value, opt_talent, count):
 
 @njit(cache=True)
 def _pool_accepts(state, nazi, readings, is_maria):
-    """Whether a contribution with these possible values may be laid at ``nazi`` now: the pool
-    must not overshoot, and if it can then only be exactly full, the team rules must hold.
+    """Whether a contribution with these possible values may be laid at ``nazi`` now.
     Returns the readings that fit (0: it may not be laid)."""
-    iq = NAZI_IQ[nazi]
-    fixed = state.pool_fixed[nazi]
-    pool = state.pool_readings[nazi]
-    members = state.pool_count[nazi] + 1
-    everyone = state.nasty[nazi] and NASTY_KIND[nazi] == D.ALL_AGAINST_ONE
-    team_ok = members >= min_team(state) and (not everyone or members == state.num_players)
+    team_ok = _team_may_complete(state, nazi)
     fitting = np.int64(0)
     for v in range(1, MAX_VALUE):
-        if not (readings >> v & 1):
-            continue
-        if is_maria:
-            new_fixed, new_pool = fixed, np.int64(1) << v
-        else:
-            new_fixed, new_pool = fixed + v, pool
-        low = new_fixed + (_lowest_bit(new_pool) if new_pool != 0 else 0)
-        if low < iq or (low == iq and team_ok):
+        if readings >> v & 1 and _fits(state, nazi, v, is_maria, team_ok):
             fitting |= np.int64(1) << v
     return fitting
+
+
+@njit(cache=True)
+def _team_may_complete(state, nazi):
+    """Whether the pool at ``nazi`` with one more member may be exactly full: team size and,
+    against an all-against-one Nazi, every seat."""
+    members = state.pool_count[nazi] + 1
+    everyone = state.nasty[nazi] and NASTY_KIND[nazi] == D.ALL_AGAINST_ONE
+    return members >= min_team(state) and (not everyone or members == state.num_players)
+
+
+@njit(cache=True)
+def _fits(state, nazi, value, is_maria, team_ok):
+    """Whether adding a contribution worth ``value`` keeps the pool's smallest reading below the IQ
+    (no overshoot), or exactly at it when ``team_ok``. Maria's reading replaces the pool's open one."""
+    low = state.pool_fixed[nazi] + value
+    if not is_maria and state.pool_readings[nazi] != 0:
+        low += _lowest_bit(state.pool_readings[nazi])
+    return low < NAZI_IQ[nazi] or (low == NAZI_IQ[nazi] and team_ok)
 
 
 @njit(cache=True)
@@ -1100,20 +1106,11 @@ def _fill_argue_mask(state, seat, slot, nazi, mask, opt_mask, opt_value, opt_tal
             if ok:
                 mask[base + s] = 1
         return
-    iq = NAZI_IQ[nazi]
-    members = state.pool_count[nazi] + 1
-    everyone = state.nasty[nazi] and NASTY_KIND[nazi] == D.ALL_AGAINST_ONE
-    team_ok = members >= min_team(state) and (not everyone or members == state.num_players)
-    # what the pool holds at least: the fixed sum, and Maria's smallest reading unless she is the one laying
-    low = int(state.pool_fixed[nazi])
-    if state.character[seat] != D.MARIA and state.pool_readings[nazi] != 0:
-        low += _lowest_bit(state.pool_readings[nazi])
+    team_ok = _team_may_complete(state, nazi)
+    is_maria = state.character[seat] == D.MARIA
     ready = state.talent_ready[seat]
     for o in range(count):
-        if opt_talent[o] and not ready:
-            continue
-        total = low + opt_value[o]
-        if total < iq or (total == iq and team_ok):
+        if (ready or not opt_talent[o]) and _fits(state, nazi, opt_value[o], is_maria, team_ok):
             mask[base + SUBSET_INDEX[opt_mask[o]]] = 1
 
 
