@@ -44,7 +44,7 @@ def fass_extractable_loop(positions, calls):
 
 @njit(cache=True)
 def vad18_search_loop(positions, calls):
-    # refresh: the argument search (seat_options + team_search) for every face-up Nazi, as every step does.
+    # refresh: every seat's argument search (seat_options) for every face-up Nazi, as every step does.
     done, masks = 0, 0
     while done < calls:
         state = positions[done % positions.shape[0]]

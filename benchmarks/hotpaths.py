@@ -10,8 +10,8 @@ fresh process: once compiled, once with NUMBA_DISABLE_JIT=1, which runs the iden
 Hot paths:
   teufel_teufel_v0       reachable_squares: the breadth-first search of a disc's destinations
   volles_fass_voraus_v0  extractable: which barrels can be pulled straight back off a deck
-  voll_auf_die_18_v0     refresh: the subset-sum argument search (seat_options + team_search) for
-                         every face-up Nazi, which every step runs for the masks and hints
+  voll_auf_die_18_v0     refresh: the subset-sum argument search (seat_options) of every seat for
+                         every face-up Nazi, which every step runs for the legal masks
 Writes benchmarks/results/hotpaths.md.
 """
 
@@ -69,31 +69,22 @@ def run_step(env_id, positions, calls):
     return vg.random_steps(calls, observe=False)
 
 
-def run_teufel_reachable(env_id, positions, calls):
-    from benchmarks._hot_kernels import teufel_reachable_loop
+def _kernel_runner(name):
+    """A runner for a driver loop of benchmarks/_hot_kernels.py, imported when first called (after
+    NUMBA_DISABLE_JIT is set for the pure-Python mode)."""
+    def run(env_id, positions, calls):
+        from benchmarks import _hot_kernels
 
-    done, _checksum = teufel_reachable_loop(positions, calls)
-    return done
+        done, _checksum = getattr(_hot_kernels, name)(positions, calls)
+        return done
 
-
-def run_fass_extractable(env_id, positions, calls):
-    from benchmarks._hot_kernels import fass_extractable_loop
-
-    done, _checksum = fass_extractable_loop(positions, calls)
-    return done
+    return run
 
 
-def run_vad18_search(env_id, positions, calls):
-    from benchmarks._hot_kernels import vad18_search_loop
-
-    done, _checksum = vad18_search_loop(positions, calls)
-    return done
-
-
-RUNNERS = {"step": run_step, "teufel_reachable": run_teufel_reachable, "fass_extractable": run_fass_extractable,
-           "vad18_search": run_vad18_search}
+RUNNERS = {"step": run_step, "teufel_reachable": _kernel_runner("teufel_reachable_loop"),
+           "fass_extractable": _kernel_runner("fass_extractable_loop"), "vad18_search": _kernel_runner("vad18_search_loop")}
 HOT_PATHS = {
-    "voll_auf_die_18_v0": ("argument search for every face-up Nazi (refresh: masks + hints)", "vad18_search"),
+    "voll_auf_die_18_v0": ("argument search for every face-up Nazi (refresh: every seat's legal masks)", "vad18_search"),
     "teufel_teufel_v0": ("reachable_squares (BFS over the board)", "teufel_reachable"),
     "volles_fass_voraus_v0": ("extractable (barrel geometry)", "fass_extractable"),
 }

@@ -57,7 +57,7 @@ def main(argv=None):
               "included, as Pgx's numbers include them.",
               f"- The slowest step is {heaviest['env_id']}'s ({heaviest['step_ns']:.0f} ns): every step "
               "recomputes the exact legal masks, and in Voll auf die 18 that means the argument search "
-              "(every subset of every hand against every face-up Nazi, alone and in teams) for each seat; "
+              "(every subset of every hand against every face-up Nazi and its pool) for each seat; "
               "benchmarks/results/hotpaths.md times that search alone (`refresh`). Exact masks over 505 "
               "actions are the price of the simultaneous game's action space.",
               "- Elsewhere the observation is the larger part of a decision where it is large (Teufel's "
