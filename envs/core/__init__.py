@@ -6,12 +6,15 @@ Nothing here knows a game's rules; see ``docs/DESIGN.md`` for how a game plugs i
 from .game import Game, IllegalActionError, Option, int_range, register_engine
 from .layout import Layout
 from .state import config_dtype, new_states, state_dtype
+from .validate import InvalidStateError, check_records
 
 __all__ = [
     "Game",
     "IllegalActionError",
+    "InvalidStateError",
     "Layout",
     "Option",
+    "check_records",
     "config_dtype",
     "int_range",
     "new_states",

@@ -17,6 +17,19 @@ Engine contract (all ``@njit(cache=True)``; ``seat`` and ``action`` are ints)::
     observe(state, seat, out)      write what ``seat`` may know into ``out`` (zeroed, float32)
     determinize(state, seat, seed) resample everything ``seat`` cannot know, consistently with
                                    what it knows, and reseed the generator (for search agents)
+    check_state(state) -> int      0 if the record is a game the rules can reach (every count
+                                   consistent with its array, every card/tile/token accounted for
+                                   exactly once, the phase and current_player fit together),
+                                   else a code k >= 1 whose text is ``STATE_PROBLEMS[k]``; it may
+                                   assume the field ranges of ``STATE_BOUNDS`` already hold and
+                                   must itself never index out of bounds
+    playout_value(state, values)   each seat's estimated return from here to the end of the game,
+                                   on the reward scale (``values`` arrives zeroed, float32[seats]);
+                                   search agents use it to cut playouts short
+
+Besides the functions an engine module defines two tables for :func:`check_records`:
+``STATE_BOUNDS`` (every game field -> inclusive ``(low, high)`` of each element) and
+``STATE_PROBLEMS`` (a tuple of texts, index 0 unused, one per code of ``check_state``).
 
 The adapters check legality before calling ``step``: an engine may assume a legal action.
 """
@@ -29,7 +42,8 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-ENGINE_FUNCTIONS = ("reset", "legal_mask", "step", "observe", "determinize")
+ENGINE_FUNCTIONS = ("reset", "legal_mask", "step", "observe", "determinize", "check_state", "playout_value")
+OPTIONAL_FUNCTIONS = ("determinize", "check_state", "playout_value")
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 RENDER_MODES = ("human", "ansi", "rgb_array")
 
@@ -42,9 +56,13 @@ class IllegalActionError(ValueError):
 
 def register_engine(state_dtype, **functions):
     """Make an engine's functions callable from the generic kernels for records of ``state_dtype``."""
-    missing = [name for name in ENGINE_FUNCTIONS if name not in functions and name != "determinize"]
+    missing = [name for name in ENGINE_FUNCTIONS if name not in functions and name not in OPTIONAL_FUNCTIONS]
     if missing:
         raise ValueError(f"engine for {state_dtype} lacks {missing}")
+    unknown = sorted(set(functions) - set(ENGINE_FUNCTIONS))
+    if unknown:
+        raise ValueError(f"engine for {state_dtype}: unknown function name(s) {unknown}; "
+                         f"valid names are {list(ENGINE_FUNCTIONS)}")
     for i, (dtype, _) in enumerate(_ENGINES):
         if dtype == state_dtype:
             _ENGINES[i] = (state_dtype, functions)
@@ -81,6 +99,14 @@ def game_observe(state, seat, out):
 
 def game_determinize(state, seat, seed):
     engine_function(state.dtype, "determinize")(state, seat, seed)
+
+
+def game_check_state(state):
+    return engine_function(state.dtype, "check_state")(state)
+
+
+def game_playout_value(state, values):
+    engine_function(state.dtype, "playout_value")(state, values)
 
 
 def _resolve(state_type, name):
@@ -125,6 +151,20 @@ def _game_determinize(state, seat, seed):
     fn = _resolve(state, "determinize")
     if fn is not None:
         return lambda state, seat, seed: fn(state, seat, seed)
+
+
+@overload(game_check_state)
+def _game_check_state(state):
+    fn = _resolve(state, "check_state")
+    if fn is not None:
+        return lambda state: fn(state)
+
+
+@overload(game_playout_value)
+def _game_playout_value(state, values):
+    fn = _resolve(state, "playout_value")
+    if fn is not None:
+        return lambda state, values: fn(state, values)
 
 
 @dataclass(frozen=True)
@@ -209,6 +249,9 @@ class Game:
     def __post_init__(self):
         if engine_function(self.engine.STATE, "step") is None:
             raise ValueError(f"{self.env_id}: engine.py must call register_engine(STATE, ...)")
+        from .validate import check_bounds_complete  # validate imports kernels, which import this module
+
+        check_bounds_complete(self.engine)
 
     def common_options(self):
         return {

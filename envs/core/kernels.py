@@ -9,7 +9,7 @@ which counts it in ``step_count`` (the adapters' and batches' truncation clock).
 import numpy as np
 from numba import njit, prange
 
-from .game import game_determinize, game_legal_mask, game_observe, game_reset, game_step
+from .game import game_check_state, game_determinize, game_legal_mask, game_observe, game_reset, game_step
 from .rng import choice, derive_seed, seed_rng
 
 
@@ -121,6 +121,16 @@ def random_playout_joint(states, actor_rngs, num_actions, max_decisions, returns
             returns[seat] += state.reward[seat]
         decisions += 1
     return decisions
+
+
+# ---- validation (envs.core.validate) ---------------------------------------------------
+
+
+@njit(cache=True)
+def check_batch(states, codes):
+    """The engine's ``check_state`` code of every record (0: valid)."""
+    for i in range(states.shape[0]):
+        codes[i] = game_check_state(states[i])
 
 
 # ---- batches (VectorGame) -----------------------------------------------------------------

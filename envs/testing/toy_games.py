@@ -73,12 +73,31 @@ def race_determinize(state, seat, seed):
             state.secret[other] = randint(state, 10)
 
 
+RACE_BOUNDS = {"counter": (0, 30), "target": (3, 30), "secret": (0, 9)}
+RACE_PROBLEMS = ("ok", "counter is past the target", "the game ended before the target was hit")
+
+
+@njit(cache=True)
+def race_check_state(state):
+    if state.counter > state.target:
+        return 1
+    if state.terminal and state.counter != state.target:
+        return 2
+    return 0
+
+
+@njit(cache=True)
+def race_playout_value(state, values):
+    pass  # nothing to tell: who hits the target depends on the rest of the play
+
+
 register_engine(RACE_STATE, reset=race_reset, legal_mask=race_legal_mask, step=race_step, observe=race_observe,
-                determinize=race_determinize)
+                determinize=race_determinize, check_state=race_check_state, playout_value=race_playout_value)
 
 
 class _RaceEngine:
     STATE, CONFIG = RACE_STATE, RACE_CONFIG
+    STATE_BOUNDS, STATE_PROBLEMS = RACE_BOUNDS, RACE_PROBLEMS
 
     @staticmethod
     def make_config(config):
@@ -158,12 +177,27 @@ def tally_determinize(state, seat, seed):
     seed_rng(state, seed)  # nothing is hidden; only the future randomness is replaced
 
 
+TALLY_BOUNDS = {"moment": (0, 10), "rounds": (1, 10), "tally": (0, 3)}
+TALLY_PROBLEMS = ("ok", "moment is past the last round", "a tally is larger than the moments played")
+
+
+@njit(cache=True)
+def tally_check_state(state):
+    if state.moment > state.rounds:
+        return 1
+    for seat in range(state.num_players):
+        if state.tally[seat] > state.moment:
+            return 2
+    return 0
+
+
 register_engine(TALLY_STATE, reset=tally_reset, legal_mask=tally_legal_mask, step=tally_step, observe=tally_observe,
-                determinize=tally_determinize)
+                determinize=tally_determinize, check_state=tally_check_state)
 
 
 class _TallyEngine:
     STATE, CONFIG = TALLY_STATE, TALLY_CONFIG
+    STATE_BOUNDS, STATE_PROBLEMS = TALLY_BOUNDS, TALLY_PROBLEMS
 
     @staticmethod
     def make_config(config):
