@@ -230,6 +230,9 @@ class Game:
     ``render`` is a module with ``ansi(state, config, viewer=None) -> str`` and
     ``rgb(state, config) -> uint8 array (H, W, 3)``. ``action_name(action, config)`` names actions.
     ``infos(state, config, seat)`` may add game facts to each seat's info dict.
+    ``role_of(record, seat)`` names the seat's role (or team) in games that have them, so
+    evaluations can report win rates per role; ``fair_share(num_players)`` is a seat's win rate
+    when every seat plays alike (default ``1 / num_players``; team games set their own).
     """
 
     env_id: str
@@ -244,6 +247,8 @@ class Game:
     simultaneous: bool = False
     default_max_cycles: int | None = 10_000
     infos: Callable | None = None
+    role_of: Callable | None = None
+    fair_share: Callable[[int], float] | None = None
     description: str = ""
 
     def __post_init__(self):
