@@ -65,7 +65,7 @@ Options
 
 ``max_cycles`` defaults to 5000 decisions: swaps and devil moves can make a game go round for
 ever. Uniformly random players end a game in about 1100 decisions on average; of 1000 random
-games of 2-6 players 99% ended within 4000 decisions and the longest took 6400.
+games of 2-6 players 99% ended within 4100 decisions (99.6% within 5000) and the longest took 5700.
 """
 
 from envs.core import Game, Option, int_range
