@@ -93,20 +93,19 @@ class HeuristicAgent(base.Agent):
             return D.BEGIN_SWAP
         if destinations.size == 0:
             return None
-        score = self._scores(view, worth)[destinations] + self.rng.random(destinations.size) * 1e-3
-        return destinations[np.argmax(score)]
+        score = worth + FUTURE * self._reach(view, worth)
+        return destinations[np.argmax(score[destinations] + self.rng.random(destinations.size) * 1e-3)]
 
     def go_on(self, view, mask):
         """After a hall pass: the best next square if it beats ending the move here."""
         destinations = np.flatnonzero(mask[: D.NUM_SQUARES])
-        worth = view.worth()
-        stop_worth = view.stop_worth()
-        score = self._scores(view, worth)
-        stop_score = stop_worth + FUTURE * self._reach(view, worth)[view.me]
         if destinations.size == 0:
             return D.STOP_HERE
+        worth = view.worth()
+        reach = self._reach(view, worth)
+        score = worth + FUTURE * reach
         best = destinations[np.argmax(score[destinations] + self.rng.random(destinations.size) * 1e-3)]
-        return int(best) if score[best] > stop_score else D.STOP_HERE
+        return int(best) if score[best] > view.stop_worth() + FUTURE * reach[view.me] else D.STOP_HERE
 
     def _reach(self, view, worth):
         """The discounted worth of the best targets from each square."""
@@ -115,10 +114,6 @@ class HeuristicAgent(base.Agent):
             if worth[target] > 0:
                 reach = np.maximum(reach, worth[target] * PER_MOVE ** view.moves_from(target))
         return reach
-
-    def _scores(self, view, worth):
-        """What ending the move on each square is worth: now, and as a start for the next turn."""
-        return worth + FUTURE * self._reach(view, worth)
 
     def _plan_swap(self, view, mask, destinations, worth):
         """Bring a known letter of ours within reach: swap it onto a face-down card we reach now."""
