@@ -4,7 +4,9 @@
 
 For every game, both backends train the same network with the same PPO settings (the game's
 preset; 8192 samples per update: 64 batched games x 128 steps, or 2 env processes x 4096 steps)
-against the same opponent pool (random, heuristic and one frozen snapshot, odds 0.3/0.3/0.4).
+against the same opponent pool, in two mixes: ``pool`` (random, heuristic and one frozen snapshot
+at odds 0.3/0.3/0.4, the default) and ``no heuristic`` (random and snapshot, 0.5/0/0.5): the
+heuristic agents are Python code at 0.1-1 ms a decision, so they bound the batched backend.
 After one untimed update (numba and torch warm up), ``--updates`` updates are timed; learner steps
 per second count rollout and update together. The time is split into the env's step (for the
 vector backend further into the numba engine, the Python heuristic and the batched snapshot
@@ -25,6 +27,7 @@ from .common import RESULTS, machine_line, write_result
 
 SAMPLES_PER_UPDATE = 8192
 SETTINGS = {"vector": {"num_envs": 64}, "aec": {"num_envs": 2}}
+POOLS = {"pool": "0.3,0.3,0.4", "no heuristic": "0.5,0,0.5"}
 
 
 class _StepTimer:
@@ -53,7 +56,7 @@ class _StepTimer:
         return Timed(venv)
 
 
-def measure(env_id, backend, updates, seed=0):
+def measure(env_id, backend, updates, pool, seed=0):
     """Learner steps/s and where the time went, for one game and backend."""
     from stable_baselines3.common.callbacks import BaseCallback
 
@@ -63,7 +66,8 @@ def measure(env_id, backend, updates, seed=0):
     with tempfile.TemporaryDirectory() as folder:
         out = pathlib.Path(folder) / "run"
         args = selfplay.parse_args([env_id, "--backend", backend, "--num-envs", str(num_envs), "--out", str(out),
-                                    "--n-steps", str(SAMPLES_PER_UPDATE // num_envs), "--seed", str(seed)])
+                                    "--n-steps", str(SAMPLES_PER_UPDATE // num_envs), "--seed", str(seed),
+                                    "--pool-weights", POOLS[pool]])
         import torch
 
         torch.set_num_threads(args.torch_threads)
@@ -122,11 +126,12 @@ def main(argv=None):
     started = time.perf_counter()
     results = {}
     for env_id in env_ids:
-        results[env_id] = {backend: measure(env_id, backend, args.updates) for backend in ("aec", "vector")}
-        r = results[env_id]
-        r["ratio"] = r["vector"]["steps_per_s"] / r["aec"]["steps_per_s"]
-        print(f"{env_id}: aec {r['aec']['steps_per_s']:.0f}/s, vector {r['vector']['steps_per_s']:.0f}/s, "
-              f"x{r['ratio']:.1f}", flush=True)
+        for pool in POOLS:
+            r = results.setdefault(env_id, {})[pool] = {
+                backend: measure(env_id, backend, args.updates, pool) for backend in ("aec", "vector")}
+            r["ratio"] = r["vector"]["steps_per_s"] / r["aec"]["steps_per_s"]
+            print(f"{env_id} ({pool}): aec {r['aec']['steps_per_s']:.0f}/s, vector {r['vector']['steps_per_s']:.0f}/s,"
+                  f" x{r['ratio']:.1f}", flush=True)
     minutes = (time.perf_counter() - started) / 60
     command = "python -m benchmarks.training_speed " + " ".join(argv or [])
     (RESULTS / "training_speed.json").write_text(json.dumps(
@@ -142,28 +147,31 @@ def report(results, command, minutes):
     lines = ["# Training speed: batched (vector) against per-process (aec) self-play", "",
              f"Machine: {machine_line()}. Command: `{command}`; took {minutes:.1f} minutes.", "",
              f"Same network and PPO settings per game (its preset, {SAMPLES_PER_UPDATE} samples per update: "
-             "64 batched games x 128 steps against 2 env processes x 4096 steps), same opponent pool "
-             "(random / heuristic / one frozen snapshot at odds 0.3 / 0.3 / 0.4). Learner steps per "
-             "second include the rollout and the PPO update. Target: vector >= 10x aec in every game.", "",
-             "| env | aec steps/s | vector steps/s | vector / aec | target met |",
-             "|---|---:|---:|---:|---|"]
-    for env_id, r in results.items():
-        lines.append(f"| {env_id} | {r['aec']['steps_per_s']:,.0f} | {r['vector']['steps_per_s']:,.0f} | "
-                     f"{r['ratio']:.1f}x | {'yes' if r['ratio'] >= 10 else 'no'} |")
+             "64 batched games x 128 steps against 2 env processes x 4096 steps), same opponents for both "
+             "backends: *pool* is random / heuristic / one frozen snapshot at odds 0.3 / 0.3 / 0.4, *no "
+             "heuristic* is random / snapshot at 0.5 / 0.5. Learner steps per second include the rollout and "
+             "the PPO update. Target: vector >= 10x aec in every game.", "",
+             "| env | opponents | aec steps/s | vector steps/s | vector / aec | target met |",
+             "|---|---|---:|---:|---:|---|"]
+    for env_id, by_pool in results.items():
+        for pool, r in by_pool.items():
+            lines.append(f"| {env_id} | {pool} | {r['aec']['steps_per_s']:,.0f} | {r['vector']['steps_per_s']:,.0f} | "
+                         f"{r['ratio']:.1f}x | {'yes' if r['ratio'] >= 10 else 'no'} |")
     lines += ["", "## Where the time goes", "",
               "Shares of the timed run. *env*: the VecEnv's step (opponents included); for the vector backend "
               "split into the numba engine (learner and random-opponent moves, views), the Python heuristic "
               "agents and the snapshots' batched forwards. *forward*: the learner policy during the rollout "
               "(plus SB3's rollout bookkeeping). *update*: PPO's gradient epochs.", "",
-              "| env | backend | env | engine | heuristic | snapshot | forward | update |",
-              "|---|---|---:|---:|---:|---:|---:|---:|"]
-    for env_id, r in results.items():
-        for backend in ("aec", "vector"):
-            x = r[backend]
-            detail = [_share(x, f"env.{k}") if backend == "vector" else "-" for k in ("engine", "heuristic",
-                                                                                     "snapshot")]
-            lines.append(f"| {env_id} | {backend} | {_share(x, 'env')} | {' | '.join(detail)} | "
-                         f"{_share(x, 'forward')} | {_share(x, 'update')} |")
+              "| env | opponents | backend | env | engine | heuristic | snapshot | forward | update |",
+              "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    for env_id, by_pool in results.items():
+        for pool, r in by_pool.items():
+            for backend in ("aec", "vector"):
+                x = r[backend]
+                detail = [_share(x, f"env.{k}") if backend == "vector" else "-"
+                          for k in ("engine", "heuristic", "snapshot")]
+                lines.append(f"| {env_id} | {pool} | {backend} | {_share(x, 'env')} | {' | '.join(detail)} | "
+                             f"{_share(x, 'forward')} | {_share(x, 'update')} |")
     return "\n".join(lines) + "\n"
 
 

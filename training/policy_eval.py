@@ -31,9 +31,42 @@ def fair_share(env_id, num_players):
     return game.fair_share(num_players) if game.fair_share is not None else 1.0 / num_players
 
 
+class AgentsAsPolicy:
+    """Per-game agents (``agents.Agent``, e.g. the heuristic) acting as one batched policy.
+
+    Row ``i`` of a step is game ``i`` of ``env``; its agent is built by ``make(seed)`` and reset
+    for the learner's seat whenever that game starts a new episode. Agents that search
+    (``needs_record``) get the game's record, as the tournament runner gives it.
+    """
+
+    def __init__(self, env, make):
+        self.env, self.make = env, make
+        self.agents, self.episodes = {}, {}
+
+    def __call__(self, obs, masks):
+        env = self.env
+        slots = env._slots
+        players = env.num_players if env.game.simultaneous else 1
+        actions = np.empty(len(obs), np.int64)
+        for k in range(len(obs)):
+            game, seat = (k // players, k % players) if players > 1 else (k, int(slots[k]["learner"]))
+            episode = int(slots[game]["episode"])
+            if self.episodes.get(k) != episode:
+                self.agents[k] = agent = self.make(episode * 100_003 + k)
+                agent.reset(seat, env.env_id, env.config)
+                self.episodes[k] = episode
+            agent = self.agents[k]
+            info = {"record": env._states[game : game + 1].copy()} if getattr(agent, "needs_record", False) else {}
+            actions[k] = agent.act(obs[k], masks[k], info)
+        return actions
+
+
 def policy_strength(policy, env_id, opponent, games, seed=0, config=None, num_envs=64):
     """Win rate of ``policy`` against ``opponent`` ("random" or "heuristic"; ignored in the
-    cooperative game, where it is the team's success rate) over ``games`` games."""
+    cooperative game, where it is the team's success rate) over ``games`` games.
+
+    ``policy`` is a batched ``(obs, masks) -> actions`` callable, or an agent spec such as
+    ``"heuristic"`` (see ``agents.make_agent``) played through :class:`AgentsAsPolicy`."""
     if opponent not in OPPONENT_WEIGHTS:
         raise ValueError(f"opponent must be one of {list(OPPONENT_WEIGHTS)}, got {opponent!r}")
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
@@ -46,6 +79,11 @@ def policy_strength(policy, env_id, opponent, games, seed=0, config=None, num_en
     else:
         env = LearnerVecEnv(env_id, num_envs=slots, seed=seed, config=config, weights=OPPONENT_WEIGHTS[opponent])
         seats = 1
+    if isinstance(policy, str):
+        from agents import make_agent
+
+        spec = policy
+        policy = AgentsAsPolicy(env, lambda s: make_agent(spec, env_id, seed=s))
     quota = math.ceil(games / slots)
     counted = np.zeros(slots, np.int64)
     wins, roles = [], []

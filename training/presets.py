@@ -5,6 +5,11 @@ command line overrides the preset's value. ``env_config`` holds options passed t
 training only (shaping rewards the env offers); evaluation always plays the real game and
 counts its wins.
 
+The opponent pool (``pool_weights``: odds of a random player, the heuristic agent and a frozen
+snapshot of the learner in each opponent seat) is part of the preset: the heuristic is the
+opponent a policy is measured against, but it is the one opponent that runs in Python, at 0.1-1
+ms a decision, and so sets the speed of batched training (benchmarks/results/training_speed.md).
+
 Why these values (measured in benchmarks/results/learning.md):
 
 - ``secret_hitler_v0``: short games (~25 learner decisions) with a delayed, team-wide outcome and
@@ -30,6 +35,7 @@ COMMON = {
     "gamma": 0.995,
     "gae_lambda": 0.95,
     "ent_coef": 0.01,
+    "pool_weights": (0.3, 0.3, 0.4),  # odds of a random, heuristic, snapshot opponent per seat
     "env_config": {},
 }
 
@@ -42,7 +48,8 @@ PRESETS = {
 }
 
 #: Knobs a preset sets and the command line may override.
-KNOBS = ("net_arch", "n_steps", "batch_size", "n_epochs", "learning_rate", "gamma", "gae_lambda", "ent_coef")
+KNOBS = ("net_arch", "n_steps", "batch_size", "n_epochs", "learning_rate", "gamma", "gae_lambda", "ent_coef",
+         "pool_weights")
 
 
 def preset_for(env_id):

@@ -38,6 +38,7 @@ import os
 import pathlib
 import random
 import shutil
+import time
 
 import numpy as np
 
@@ -291,10 +292,11 @@ def make_callback(args, out, history, batch):
                             unit="step", unit_scale=True, mininterval=2.0)
             self.next_snapshot = self.model.num_timesteps + args.snapshot_every
             self.next_eval = self.model.num_timesteps + args.eval_every
+            self.deadline = None if args.max_minutes is None else time.perf_counter() + 60 * args.max_minutes
 
         def _on_step(self):
             self.bar.update(self.training_env.num_envs)
-            return True
+            return self.deadline is None or time.perf_counter() < self.deadline  # False ends training
 
         def _on_rollout_start(self):
             # Between PPO updates: the weights are those of num_timesteps, so a checkpoint written
@@ -392,6 +394,8 @@ def build_parser():
     parser.add_argument("--backend", choices=BACKENDS, default=None,
                         help="vector: batched games in numba (default); aec: one Python env per process")
     parser.add_argument("--timesteps", type=int, default=1_000_000, help="total learner steps (including resumed)")
+    parser.add_argument("--max-minutes", type=float, default=None,
+                        help="stop after this much training time (evaluation included), whatever --timesteps says")
     parser.add_argument("--num-envs", type=int, default=None,
                         help="vector: games in the batch (default 64); aec: env processes (default 1)")
     parser.add_argument("--players", type=int, default=None, help="seats (default: the game's default)")
@@ -403,8 +407,8 @@ def build_parser():
     parser.add_argument("--eval-every", type=int, default=200_000, help="steps between evaluations")
     parser.add_argument("--eval-games", type=int, default=200, help="games per opponent kind in each evaluation")
     parser.add_argument("--deterministic", action="store_true", help="evaluate with argmax instead of sampling")
-    parser.add_argument("--pool-weights", default="0.3,0.3,0.4", metavar="R,H,S",
-                        help="odds of a random, heuristic and snapshot opponent per seat (default 0.3,0.3,0.4)")
+    parser.add_argument("--pool-weights", default=None, metavar="R,H,S",
+                        help="odds of a random, heuristic and snapshot opponent per seat (default: the preset's)")
     parser.add_argument("--no-shaping", action="store_true", help="train on the game's own reward only")
     parser.add_argument("--torch-threads", type=int, default=1, help="threads for torch (default 1)")
     knobs = parser.add_argument_group("hyperparameters (default: the game's preset in training/presets.py)")
@@ -434,7 +438,8 @@ def parse_args(argv=None):
     args.backend = args.backend or "vector"
     if args.num_envs is None:
         args.num_envs = 64 if args.backend == "vector" else 1
-    args.pool_weights = _weights(parser, args.pool_weights)
+    if args.pool_weights is not None:
+        args.pool_weights = _weights(parser, args.pool_weights)
     _apply_preset(parser, args)
     players = {"num_players": args.players} if args.players else {}
     args.eval_config = players
@@ -452,6 +457,8 @@ def _check_numbers(parser, args):
         value = getattr(args, name)
         if value is not None and value < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
+    if args.max_minutes is not None and not args.max_minutes > 0:
+        parser.error("--max-minutes must be positive")
     for name in ("learning_rate", "gamma", "gae_lambda", "ent_coef"):
         value = getattr(args, name)
         if value is not None and not (0 <= value <= 1 if name != "learning_rate" else 0 < value < 1):
@@ -480,6 +487,7 @@ def _apply_preset(parser, args):
     for knob in KNOBS:
         if getattr(args, knob) is None:
             setattr(args, knob, preset[knob])
+    args.pool_weights = tuple(args.pool_weights)
     args.env_config = dict(preset["env_config"])
 
 
@@ -511,7 +519,7 @@ def _check_resume(parser, args):
             parser.error(f"--resume {run} was trained with --{name.replace('_', '-')} {saved.get(name)}")
     for name in ("players", "backend", "num_envs", "pool_weights", "no_shaping", *KNOBS):
         setattr(args, name, saved.get(name))  # the model keeps its own hyperparameters
-    args.pool_weights = ",".join(str(w) for w in args.pool_weights)
+    args.pool_weights = ",".join(str(w) for w in args.pool_weights)  # parsed again like the command line's
     args.net_arch = ",".join(str(w) for w in args.net_arch)
     args.out = str(run)
 
