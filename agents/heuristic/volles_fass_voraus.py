@@ -82,6 +82,7 @@ class HeuristicAgent(base.Agent):
         self.deck = np.zeros(data.NUM_SPACES, np.int8)
         for space, colour in np.argwhere(v["decks"][0] > 0):
             self.deck[space] = colour + 1
+        self.route = [int(shape.argmax()) if shape.any() else -1 for shape in v["route"]]
         self.sailors = v["sailors"][0] > 0
         self.money = int(v["doubloons"][0])
         phase = int(v["phase"].argmax())
@@ -100,8 +101,8 @@ class HeuristicAgent(base.Agent):
     # ---- worth of barrels and decks ------------------------------------------------------------
 
     def _sales_left(self, after):
-        """Harbours after ``after`` where barrels can still be sold."""
-        return sum(1 for h in range(after + 1, data.NUM_HARBOURS) if data.ROUTE_SHAPES[h] in SELLING_SHAPES)
+        """Harbours after ``after`` where barrels can still be sold (the route is in the observation)."""
+        return sum(1 for shape in self.route[after + 1:] if shape in SELLING_SHAPES)
 
     def _colour_bonus(self, colour):
         return float(data.SAILOR_COLOUR_BONUS[self.sailors, colour].sum())

@@ -9,7 +9,7 @@ from agents.heuristic.volles_fass_voraus import HeuristicAgent
 from envs.volles_fass_voraus import data, engine
 
 from .helpers import (
-    C, E, P, SAILOR, act, deck_of, first_to_move, give_sailors, load_deck, new_env, raw_env, record,
+    C, E, P, SAILOR, act, berth, deck_of, first_to_move, give_sailors, load_deck, new_env, raw_env, record,
 )
 
 
@@ -79,10 +79,11 @@ def test_places_a_new_barrel_without_burying_a_valuable_one():
 
 def test_barry_frees_the_barrel_it_wants_to_sell():
     env = new_env(3)
-    state = first_to_move(env, 2, harbour=8, next_tile="U1")
+    tile, pos = berth("unload C -> 2")
+    state = first_to_move(env, 2, next_tile=tile)
     load_deck(state, 2, deck_of((4, P), (7, C)))  # Gerry's position: the colourless touches the purple
     give_sailors(state, 2, "Barry Fassel")
-    act(env, E.A_BERTH + 0)  # U1 berth 1: a colourless barrel for 2
+    act(env, E.A_BERTH + pos)  # a colourless barrel for 2
     action = decide(env, 2)
     assert action >= E.A_MOVE
     deck = state.deck[2].copy()
@@ -94,13 +95,15 @@ def test_barry_frees_the_barrel_it_wants_to_sell():
 
 def test_gives_pirates_the_cheapest_barrel_and_seasickness_the_least_useful_sailor():
     env = new_env(3)
-    state = first_to_move(env, 0, next_tile="L5")  # berth 4: pirates rob a barrel
+    tile, pos = berth("pirates rob a barrel")
+    state = first_to_move(env, 0, next_tile=tile)
     load_deck(state, 0, deck_of((0, P), (1, C)))
-    act(env, E.A_BERTH + 3)
+    act(env, E.A_BERTH + pos)
     assert decide(env, 0) == E.A_SPACE + 1
     env = new_env(3)
-    state = first_to_move(env, 0, next_tile="L3")  # berth 3: one sailor seasick
+    tile, pos = berth("1 seasick")
+    state = first_to_move(env, 0, next_tile=tile)
     give_sailors(state, 0, "Barry Fassel", "Stormy D.")
     load_deck(state, 0, deck_of((0, P),))
-    act(env, E.A_BERTH + 2)
+    act(env, E.A_BERTH + pos)
     assert decide(env, 0) == E.A_SAILOR + SAILOR["Stormy D."]

@@ -1,0 +1,172 @@
+"""Volles Fass voraus over many games: what a voyage holds, and how fast it runs.
+
+    python -m benchmarks.fass_voyage stats --games 1000 [--players 4] [--random-opponents] [--option k=v ...]
+    python -m benchmarks.fass_voyage speed [--seconds 20]
+
+``stats`` plays whole games with the heuristic agent in every seat (or one heuristic seat, rotating,
+against random players with ``--random-opponents``) and prints per game: the decisions the agents
+take, the barrels loaded and unloaded (a forced decision the engine takes by itself counts too), the
+barrels lost to pirates and storms, sailors and treasure maps drawn, how often a pile ran out, and the
+final doubloons. The play loop runs on the record (engine.apply_action plus the engine's own
+one-legal-action rule, replayed here so that every action is seen). ``speed`` measures random play
+in decisions per second through the AEC API and through a VectorGame of 64 games. Neither writes a
+result file (issue 19's numbers are quoted in ``docs/rules/volles_fass_voraus.md``).
+"""
+
+import argparse
+import ast
+import time
+
+import numpy as np
+
+from agents.base import RandomAgent
+from agents.heuristic.volles_fass_voraus import HeuristicAgent
+from envs.core import kernels
+from envs.volles_fass_voraus import engine as E
+from envs.volles_fass_voraus.env import GAME, env as make_env
+
+
+class Tally:
+    def __init__(self):
+        self.decisions = self.loaded = self.unloaded = 0
+
+    def count(self, state, action):
+        if state.phase == E.PH_LOAD_PLACE:
+            self.loaded += 1
+        elif state.phase == E.PH_UNLOAD and E.A_SPACE <= action < E.A_COLOUR:
+            self.unloaded += 1
+
+
+def apply_traced(state, action, tally, mask):
+    """engine.step without rewards: the action, then every forced one, each counted."""
+    tally.count(state, action)
+    E.apply_action(state, action)
+    while not state.terminal:
+        mask[:] = 0
+        if E.fill_legal(state, mask) != 1:
+            return
+        forced = int(np.flatnonzero(mask)[0])
+        tally.count(state, forced)
+        E.apply_action(state, forced)
+
+
+def play(config, agents, seed):
+    n = config["num_players"]
+    records = np.zeros(1, E.STATE)
+    kernels.reset_one(records, np.zeros(1, E.STATE), GAME.make_config(config), seed)
+    state = records[0]
+    for seat, agent in enumerate(agents):
+        agent.reset(seat, GAME.env_id, config)
+    obs = np.zeros(E.LAYOUT.size, np.float32)
+    mask = np.zeros(E.NUM_ACTIONS, np.int8)
+    scratch = np.zeros(E.NUM_ACTIONS, np.int8)
+    tally = Tally()
+    while not state.terminal:
+        seat = int(state.current_player)
+        kernels.view_one(records, seat, obs, mask)
+        tally.decisions += 1
+        apply_traced(state, agents[seat].act(obs, mask), tally, scratch)
+    on_decks = int((np.asarray(state.deck)[:n] > 0).sum())
+    return dict(
+        decisions=tally.decisions, loaded=tally.loaded, unloaded=tally.unloaded,
+        lost=tally.loaded - tally.unloaded - on_decks, left_aboard=on_decks,
+        sailors=int(state.sailors_drawn), maps=int(state.maps_drawn),
+        sailor_pile_empty=int(state.sailors_drawn) == len(state.sailor_deck),
+        map_pile_empty=int(state.maps_drawn) == len(state.map_deck),
+        doubloons=[int(d) for d in state.doubloons[:n]], treasure=[int(t) for t in state.treasure[:n]],
+        winner=int(np.argmax(state.reward[:n])),
+    )
+
+
+def stats(args):
+    config = GAME.validate({"num_players": args.players, **dict(args.option)})
+    n = args.players
+    games, heuristic_wins, heuristic_doubloons = [], 0, []
+    for game in range(args.games):
+        seat = game % n
+        if args.random_opponents:
+            agents = [HeuristicAgent(game) if s == seat else RandomAgent(game * 10 + s) for s in range(n)]
+        else:
+            agents = [HeuristicAgent(game * 10 + s) for s in range(n)]
+        result = play(config, agents, 1000 + game)
+        games.append(result)
+        if args.random_opponents:
+            heuristic_wins += result["winner"] == seat
+            heuristic_doubloons.append(result["doubloons"][seat])
+    print(f"{args.games} games, {n} players, {'1 heuristic vs random' if args.random_opponents else 'heuristic'},"
+          f" options {dict(args.option)}")
+    for key in ("decisions", "loaded", "unloaded", "lost", "left_aboard", "sailors", "maps"):
+        values = np.array([g[key] for g in games], float)
+        print(f"  {key:12s} mean {values.mean():7.2f}  sd {values.std():6.2f}  min {values.min():4.0f}"
+              f"  max {values.max():4.0f}")
+    for key in ("sailor_pile_empty", "map_pile_empty"):
+        print(f"  {key:17s} in {np.mean([g[key] for g in games]):6.1%} of games")
+    doubloons = np.array([g["doubloons"] for g in games], float)
+    treasure = np.array([g["treasure"] for g in games], float)
+    winners = np.array([max(g["doubloons"]) for g in games], float)
+    print(f"  final doubloons per player mean {doubloons.mean():.1f} (sd {doubloons.std():.1f}),"
+          f" of which treasure {treasure.mean():.1f}; winner mean {winners.mean():.1f}")
+    print("  mean final doubloons by seat: " + ", ".join(f"{m:.1f}" for m in doubloons.mean(axis=0)))
+    if args.random_opponents:
+        print(f"  heuristic seat wins {heuristic_wins / args.games:.1%} (a random seat would win {1 / n:.0%}),"
+              f" its mean doubloons {np.mean(heuristic_doubloons):.1f}")
+
+
+def speed(args):
+    from envs.core.vector import VectorGame
+
+    rng = np.random.default_rng(0)
+    env = make_env(num_players=args.players)
+
+    def aec(seconds):
+        done, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            env.reset(seed=int(rng.integers(2**31)))
+            for agent in env.agent_iter():
+                observation, _, terminated, truncated, _ = env.last()
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                legal = np.flatnonzero(observation["action_mask"])
+                env.step(int(legal[rng.integers(legal.size)]))
+                done += 1
+        return done / (time.perf_counter() - start)
+
+    vg = VectorGame(GAME.env_id, 64, seed=0, num_players=args.players)
+
+    def vector(seconds):
+        done, start = 0, time.perf_counter()
+        obs, mask, *_ = vg.step((rng.random(vg.action_mask.shape, np.float32) * vg.action_mask).argmax(-1))
+        while time.perf_counter() - start < seconds:
+            obs, mask, *_ = vg.step((rng.random(mask.shape, np.float32) * mask).argmax(-1))
+            done += vg.num_envs
+        return done / (time.perf_counter() - start)
+
+    aec(1.0)
+    vector(1.0)
+    print(f"{args.players} players: AEC {aec(args.seconds):,.0f} decisions/s;"
+          f" VectorGame(64) from Python {vector(args.seconds):,.0f} decisions/s")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("mode", choices=("stats", "speed"))
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--random-opponents", action="store_true")
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--option", action="append", default=[], type=lambda text: (
+        text.split("=", 1)[0], _value(text.split("=", 1)[1])), help="a game option, e.g. route=short")
+    args = parser.parse_args()
+    stats(args) if args.mode == "stats" else speed(args)
+
+
+def _value(text):
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+if __name__ == "__main__":
+    main()
