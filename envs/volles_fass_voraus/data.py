@@ -209,7 +209,7 @@ LOADING_TILES = [
     [B("load C"), B("load CO", cost=1), B("sailor", cost=1, sym="fish"), B("load PO", cost=1)],
     [B(rob=1), B("load C", sym="sail"), B("maps 1"), B("sailor +P", cost=2)],
     [B(seasick=1), B("sailor", cost=2, sym="fish"), B("load OC"), B("sailor +C", cost=1)],
-    [B("load O", cost=1), B(storm=1), B("load OC", sym="sail"), B("maps 2", cost=1)],
+    [B("sailor", cost=2), B(storm=1), B("load OC", sym="sail"), B("maps 2", cost=1)],
     [B("load C", sym="fish"), B(rob_barrel=1), B("sailor", cost=1), B("load PP", cost=2)],
     [B("sailor", cost=2), B("load OC", cost=1), B("load CC", sym="fish"), B("load POC", cost=2)],
     [B(rob=2), B("maps 1", cost=1), B("load OO", cost=1, sym="sail"), B("sailor +O", cost=1)],
@@ -222,7 +222,7 @@ MIXED_TILES = [
     [B("unload C", pay=2), B("sailor", cost=2), B("load CC", sym="sail"), B("sailor +O", cost=1)],
     [B(rob=1), B("maps 2", cost=2, sym="fish"), B("unload P", pay=5), B("load POC", cost=1)],
     [B("maps 1", cost=1), B("unload *", pay=2), B("unload CC", pay=4, sym="sail"), B("unload PO", pay=9)],
-    [B("load CC", cost=1), B(storm=2, chaos=1), B("unload O", pay=4, sym="fish"), B("maps 2", cost=1)],
+    [B("sailor", cost=2), B(storm=2, chaos=1), B("unload O", pay=4, sym="fish"), B("maps 2", cost=1)],
     [B("unload *", pay=2, sym="sail"), B("load PC", cost=1), B("unload P", pay=5, sym="fish"), B("sailor +P", cost=2)],
     [B(rob_barrel=1), B("sailor +C", cost=1, sym="fish"), B("unload OO", pay=7), B("unload P", pay=7)],
     [B(repair=2, chaos=1), B("load O", sym="fish"), B("unload CC", pay=4), B("maps 2", cost=1)],
@@ -234,7 +234,7 @@ UNLOADING_TILES = [
     [B(storm=1, chaos=1), B("sailor", cost=2), B("maps 1", sym="sail"), B("unload PP", pay=10)],
     [B("sailor", cost=1), B(rob_barrel=1), B("unload CC", pay=5, sym="fish"), B("unload P", pay=7)],
     [B(rob=2), B("sailor", cost=1), B("unload *", pay=3, sym="fish"), B("unload OO", pay=7)],
-    [B("unload C", pay=2), B(storm=1, repair=1), B("maps 1", sym="fish"), B("unload PC", pay=8, sym="sail")],
+    [B("sailor", cost=2), B(storm=1, repair=1), B("maps 1", sym="fish"), B("unload PC", pay=8, sym="sail")],
     [B("unload *", pay=2), B("maps 2", cost=2), B("sailor", cost=1, sym="sail"), B("unload PC", pay=8)],
 ]
 #: The printed start: each berth shows the starting doubloons (rulebook: 3, 4, ... 6).

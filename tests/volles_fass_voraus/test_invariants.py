@@ -3,7 +3,9 @@
 import numpy as np
 import pytest
 
+from envs.core import check_records
 from envs.volles_fass_voraus import data, engine
+from envs.volles_fass_voraus.env import GAME
 
 from .helpers import E, new_env, raw_env, record
 
@@ -25,6 +27,7 @@ BLOCKS = {  # the actions each phase may offer (Barry / Farry moves come on top 
 
 
 def check_invariants(state, env):
+    check_records(GAME, env._states)  # the engine's own check_state, after every step
     n = int(state.num_players)
     deck = np.asarray(state.deck)
     # 45 barrels, each colour conserved between the supply, the decks and the barrel in hand.

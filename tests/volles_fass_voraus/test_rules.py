@@ -7,7 +7,9 @@ red ship (3) belongs to nobody. Tiles are named as in data.py (L = loading, M = 
 import numpy as np
 import pytest
 
+from envs.core import check_records
 from envs.volles_fass_voraus import data
+from envs.volles_fass_voraus.env import GAME
 
 from .helpers import (
     C, E, O, P, SAILOR, TILE, act, berth, deck_of, finish_turn, first_to_move, give_maps, give_sailors, legal, load_deck,
@@ -296,6 +298,78 @@ def test_hiring_needs_the_price():
     assert state.current_player != BENNY and (state.sailor_owner == BENNY).sum() == 0
 
 
+def test_with_the_sailor_pile_empty_only_the_barrel_can_be_had_for_the_full_price():
+    # The rulebook is silent on an empty pile; we decided: no sailor, the barrel still for the price.
+    env = new_env(3)
+    tile, pos = berth("sailor+C (1)")
+    state = first_to_move(env, BENNY, next_tile=tile)
+    give_sailors(state, GINA, *data.SAILOR_NAMES)  # every card drawn
+    assert state.sailors_drawn == data.NUM_SAILORS
+    act(env, E.A_BERTH + pos)
+    assert sorted(legal(env)) == [E.A_BARREL_ONLY, E.A_PASS]
+    act(env, E.A_BARREL_ONLY, E.A_SPACE + 0)
+    assert state.deck[BENNY, 0] == C and state.doubloons[BENNY] == 3 - 1 and (state.sailor_owner == BENNY).sum() == 0
+    env = new_env(3)
+    tile, pos = berth("sailor (1), [fish]")
+    state = first_to_move(env, BENNY, next_tile=tile)
+    give_sailors(state, GINA, *data.SAILOR_NAMES)
+    act(env, E.A_BERTH + pos)  # nothing to hire: no decision, nothing paid
+    assert state.current_player != BENNY and state.doubloons[BENNY] == 3
+
+
+def test_with_the_map_pile_empty_a_map_berth_offers_nothing():
+    env = new_env(3)
+    tile, pos = berth("1 map (free)")
+    state = first_to_move(env, BENNY, next_tile=tile)
+    give_maps(state, GINA, range(data.NUM_MAPS))
+    act(env, E.A_BERTH + pos)
+    assert state.current_player != BENNY and (state.map_owner == BENNY).sum() == 0
+
+
+def test_a_four_player_voyage_draws_sailors_and_maps_until_the_piles_run_out():
+    # Heuristic players who also take every sailor and map they can afford: on the full route the
+    # 24 sailor berths and 18 treasure maps on offer outrun the 20 sailors and 16 maps.
+    from agents.heuristic.volles_fass_voraus import HeuristicAgent
+
+    for seed in (1, 2):  # (in the game of seed 0 one treasure map stays in the pile)
+        env = raw_env(num_players=4)
+        env.reset(seed=seed)
+        state = record(env)
+        agents = [HeuristicAgent(seat) for seat in range(4)]
+        for seat, agent in enumerate(agents):
+            agent.reset(seat, "volles_fass_voraus_v0", env.config)
+        emptied = {"sailors": None, "maps": None}
+        while not state.terminal:
+            seat, actions = int(state.current_player), legal(env)
+            if state.sailors_drawn == data.NUM_SAILORS:
+                assert E.A_SAILOR_BOTH not in actions and E.A_SAILOR_ONLY not in actions
+            if state.maps_drawn == data.NUM_MAPS:
+                assert E.A_TAKE_MAPS not in actions
+            env.step(collector_choice(env, agents[seat], seat, actions))
+            check_records(GAME, env._states)
+            for pile, drawn, size in (("sailors", state.sailors_drawn, data.NUM_SAILORS),
+                                      ("maps", state.maps_drawn, data.NUM_MAPS)):
+                if drawn == size and emptied[pile] is None:
+                    emptied[pile] = int(state.leg)
+        assert emptied["sailors"] is not None and emptied["maps"] is not None, emptied
+
+
+def collector_choice(env, agent, seat, actions):
+    """Take any sailor or map offered, head for affordable sailor / map berths, else play the heuristic."""
+    state = record(env)
+    for action in (E.A_SAILOR_BOTH, E.A_SAILOR_ONLY, E.A_TAKE_MAPS):
+        if action in actions:
+            return action
+    if state.phase == E.PH_CHOOSE_BERTH:
+        tile = state.harbour_tile[state.leg + 1]
+        for action in actions:
+            if action < E.A_SPACE and data.BERTH_KIND[tile, action] in (data.KIND_SAILOR, data.KIND_MAPS) \
+                    and state.doubloons[seat] >= data.BERTH_COST[tile, action]:
+                return action
+    observation = env.observe(f"player_{seat}")
+    return agent.act(observation["observation"], observation["action_mask"])
+
+
 # ---- the sailors' abilities -----------------------------------------------------------------
 
 
@@ -336,11 +410,12 @@ def test_a_fisher_hired_on_a_fish_berth(pays_at_once):
     assert state.doubloons[BENNY] == 3 - 1 + (1 if pays_at_once else 0)
 
 
-@pytest.mark.parametrize("plaza,tile,pos,barrel,pay", [
-    ("Westy Plaza", "U7", 0, C, 2), ("Nexty Plaza", "U1", 1, P, 5),
-    ("Overnexty Plaza", "U1", 2, O, 3), ("Easty Plaza", "U1", 3, C, 6)])
-def test_plaza_family_pays_at_its_berth_position_only(plaza, tile, pos, barrel, pay):
-    assert data.BERTH_PAY[TILE[tile], pos] == pay
+@pytest.mark.parametrize("plaza,where,barrel,pay", [
+    ("Westy Plaza", berth("unload C -> 2"), C, 2), ("Nexty Plaza", ("U1", 1), P, 5),
+    ("Overnexty Plaza", ("U1", 2), O, 3), ("Easty Plaza", ("U1", 3), C, 6)])
+def test_plaza_family_pays_at_its_berth_position_only(plaza, where, barrel, pay):
+    tile, pos = where
+    assert data.SAILOR_PLAZA[SAILOR[plaza]] == pos and data.BERTH_PAY[TILE[tile], pos] == pay
     for owned in (True, False):
         env = new_env(3)
         state = first_to_move(env, BENNY, next_tile=tile)
