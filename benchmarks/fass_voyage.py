@@ -113,39 +113,25 @@ def stats(args):
 
 
 def speed(args):
+    """Random play, decisions per second: AEC, and a VectorGame of 64 games driven from Python."""
     from envs.core.vector import VectorGame
+
+    from .throughput import aec_loop, vector_python_loop
 
     rng = np.random.default_rng(0)
     env = make_env(num_players=args.players)
-
-    def aec(seconds):
-        done, start = 0, time.perf_counter()
-        while time.perf_counter() - start < seconds:
-            env.reset(seed=int(rng.integers(2**31)))
-            for agent in env.agent_iter():
-                observation, _, terminated, truncated, _ = env.last()
-                if terminated or truncated:
-                    env.step(None)
-                    continue
-                legal = np.flatnonzero(observation["action_mask"])
-                env.step(int(legal[rng.integers(legal.size)]))
-                done += 1
-        return done / (time.perf_counter() - start)
-
     vg = VectorGame(GAME.env_id, 64, seed=0, num_players=args.players)
-
-    def vector(seconds):
+    vg.reset()
+    aec_loop(env, 200, rng)  # warm up (compile or load)
+    vector_python_loop(vg, 20, rng)
+    rates = {}
+    for name, run in (("AEC", lambda: aec_loop(env, 2000, rng)),
+                      ("VectorGame(64) from Python", lambda: vector_python_loop(vg, 100, rng))):
         done, start = 0, time.perf_counter()
-        obs, mask, *_ = vg.step((rng.random(vg.action_mask.shape, np.float32) * vg.action_mask).argmax(-1))
-        while time.perf_counter() - start < seconds:
-            obs, mask, *_ = vg.step((rng.random(mask.shape, np.float32) * mask).argmax(-1))
-            done += vg.num_envs
-        return done / (time.perf_counter() - start)
-
-    aec(1.0)
-    vector(1.0)
-    print(f"{args.players} players: AEC {aec(args.seconds):,.0f} decisions/s;"
-          f" VectorGame(64) from Python {vector(args.seconds):,.0f} decisions/s")
+        while time.perf_counter() - start < args.seconds:
+            done += run()
+        rates[name] = done / (time.perf_counter() - start)
+    print(f"{args.players} players: " + "; ".join(f"{name} {rate:,.0f} decisions/s" for name, rate in rates.items()))
 
 
 def main():

@@ -6,8 +6,9 @@ It reads only its seat's observation (through the game's ``Layout`` views) and t
 **What a barrel is worth.** A barrel is worth what it will fetch when unloaded: the average
 payout per barrel of its colour over all unloading berths, plus the player's colour sailors
 (Isaac, Nolly / Bolly, the Natures), discounted by a quarter because a later sale is not sure
-(the right berth may be taken, storms and pirates strike). That worth shrinks when there are more barrels on deck than
-unloading harbours left to sell them in, and is zero after the last one. A barrel that cannot be
+(the right berth may be taken, storms and pirates strike). That worth shrinks when there are
+more barrels on deck than unloading harbours left to sell them in (counted on the route the
+observation shows: full or short), and is zero after the last one. A barrel that cannot be
 pulled off the deck now counts half (it may be freed later, or never): the deck's *asset* is the
 sum of its barrels' worth weighted so. Burying barrels costs asset; freeing them gains it.
 

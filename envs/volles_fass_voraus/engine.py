@@ -2,13 +2,14 @@
 
 Four ships sail from the start harbour through 26 harbours (8 loading, 10 mixed, 8 unloading:
 every harbour tile, laid at random into the recesses of its shape and face up from the start) to
-the destination; option ``route="short"`` lays only 3 + 4 + 3 of them. In each harbour the ships move west to east
-by berth: the mover picks a free berth in the next harbour and carries out its actions at once
-(ships without a player take the easternmost free berth and do nothing). Barrels are loaded onto a
-deck of 14 spaces and may only be unloaded if they can be pulled straight back over the rear
-loading dock without touching another barrel (:func:`extractable`, the geometric hot path).
-Treasure maps are scored at the destination; the most doubloons wins, ties to the ship further
-west at the destination.
+the destination; option ``route="short"`` lays only 3 + 4 + 3 of them (records and observations
+are sized for the full route; a short route leaves the harbours past its destination empty). In
+each harbour the ships move west to east by berth: the mover picks a free berth in the next
+harbour and carries out its actions at once (ships without a player take the easternmost free
+berth and do nothing). Barrels are loaded onto a deck of 14 spaces and may only be unloaded if
+they can be pulled straight back over the rear loading dock without touching another barrel
+(:func:`extractable`, the geometric hot path). Treasure maps are scored at the destination; the
+most doubloons wins, ties to the ship further west at the destination.
 
 A player's turn runs through *stages* (arrival bonuses, pirates, seasickness, storm, the berth's
 main action, a last chance for Barry Fassel / Farry Bassel); a stage that needs a choice sets a
@@ -16,6 +17,22 @@ main action, a last chance for Barry Fassel / Farry Bassel); a stage that needs 
 automatically (see :func:`settle`), so the agent only sees real choices. Data tables (harbours,
 deck geometry, sailors, maps) are in :mod:`envs.volles_fass_voraus.data`; the decisions the
 rulebook leaves open are in ``docs/rules/volles_fass_voraus.md``.
+
+Validation (:func:`check_state`, ``STATE_BOUNDS``, ``STATE_PROBLEMS``): the route's tiles (each
+recess a tile of its shape, none twice, face up where the ships have been or are heading), the
+45 barrels conserved over supply, decks and hand, ships and berths agreeing with the leg and the
+turn order, both card piles consistent with their owners, doubloons within what the harbours
+sailed can have paid, treasure scored only at the end, and the pending decision fitting the berth
+the ship lies on (stage, hazards still to suffer, barrels owed, storm-chaos cards).
+
+``playout_value(state, values)``: each player's *projected* doubloons are his doubloons, plus what
+his treasure maps are worth now, plus half the mean sale price (``data.BARREL_PRICE``) of every
+barrel aboard (the sale half of the tile design's yardstick, ``data.berth_value``). Each other
+player finishes ahead of him with probability ``1 / (1 + exp(-(theirs - his) / spread))``, with
+``spread = 2 + 1 per leg still to sail`` doubloons; his value is the expected placing reward
+``1 - 2 * E[players ahead] / (n - 1)`` (the values of all players sum to 0, like the rewards),
+plus, with ``doubloon_shaping = s``, ``s`` times the projected gain still to come. Zero once the
+game is over.
 """
 
 import numpy as np
