@@ -1342,10 +1342,10 @@ def check_ships(state):
                 return BAD_BERTHS
     if state.phase == PH_START_BERTH:
         return 0  # check_start_berths
-    for ship in range(NUM_SHIPS):
-        if state.terminal and state.ship_harbour[ship] != dest:
-            return BAD_POSITIONS
     if state.terminal:
+        for ship in range(NUM_SHIPS):
+            if state.ship_harbour[ship] != dest or state.leg != dest - 1:
+                return BAD_POSITIONS
         return 0
     seen = np.zeros(NUM_SHIPS, np.int8)
     for k in range(NUM_SHIPS):

@@ -89,6 +89,16 @@ def short_route():
     return new_env(3, route="short")
 
 
+def game_over():
+    env = raw_env(num_players=2, route="short")
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    while not record(env).terminal:
+        actions = env.legal_actions()
+        env.step(actions[rng.integers(len(actions))])
+    return env
+
+
 def _move_a_waiting_ship_ahead(s):
     ship = s.move_order[3]
     free = int(np.flatnonzero(s.berth_ship[s.leg + 1] == E.FREE)[0])
@@ -142,6 +152,7 @@ BREAKS = [  # (problem, position, how to break it)
     (E.BAD_BERTHS, choosing_berth, lambda s: s.berth_ship.__setitem__((s.ship_harbour[0], s.ship_berth[0]), E.FREE)),
     (E.BAD_LEG, short_route, lambda s: setattr(s, "leg", 11)),
     (E.BAD_POSITIONS, choosing_berth, _move_a_waiting_ship_ahead),
+    (E.BAD_POSITIONS, game_over, lambda s: setattr(s, "leg", 3)),
     (E.BAD_MOVE_ORDER, choosing_berth, lambda s: s.move_order.__setitem__(1, s.move_order[0])),
     (E.BAD_MOVE_ORDER, choosing_berth, lambda s: s.move_order.__setitem__(slice(2, 4), s.move_order[2:4][::-1].copy())),
     (E.BAD_CURRENT, choosing_berth, lambda s: setattr(s, "current_player", 1)),
