@@ -122,8 +122,8 @@ def speed(args):
     env = make_env(num_players=args.players)
     vg = VectorGame(GAME.env_id, 64, seed=0, num_players=args.players)
     vg.reset()
-    aec_loop(env, 200, rng)  # warm up (compile or load)
-    vector_python_loop(vg, 20, rng)
+    aec_loop(env, 2000, rng)  # warm up: compile or load every kernel, games ending and restarting
+    vector_python_loop(vg, 500, rng)
     rates = {}
     for name, run in (("AEC", lambda: aec_loop(env, 2000, rng)),
                       ("VectorGame(64) from Python", lambda: vector_python_loop(vg, 100, rng))):

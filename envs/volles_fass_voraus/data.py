@@ -1,9 +1,11 @@
-"""The printed material of Volles Fass voraus as tables: harbours, the deck, sailors, treasure maps.
+"""The printed material of Volles Fass voraus as tables: harbours, the route, the deck, sailors, maps.
 
 The rulebook describes the components but does not list what the 26 harbour tiles show, nor the
 deck's spaces or the treasure-map cards; this module is our design of them, documented in
-``docs/rules/volles_fass_voraus.md``. Everything is plain numpy arrays (read by the numba engine
-as constants) built from a small readable notation below.
+``docs/rules/volles_fass_voraus.md``: the route lays every tile (``ROUTES``: full, or short as an
+option), and a berth is worth more the further east it lies (``berth_value``, the yardstick).
+Everything is plain numpy arrays (read by the numba engine as constants) built from a small
+readable notation below.
 
 Colours: 0 purple, 1 orange, 2 colourless (10, 15 and 20 barrels). In the notation a barrel is
 ``P``, ``O`` or ``C``; ``*`` on an unloading berth is the three-coloured barrel ("any colour").

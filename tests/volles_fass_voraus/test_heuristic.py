@@ -39,7 +39,8 @@ def test_only_legal_actions(n):
 
 @pytest.mark.parametrize("n,games,min_win_rate", [(2, 100, 0.8), (4, 160, 0.6)])
 def test_heuristic_beats_random_players(n, games, min_win_rate):
-    # Measured: it wins about 98% of games against random players (a random seat wins 1/n).
+    # Measured: it wins 99.9% of 1,000 four-player and all of 500 two-player games against random
+    # players (a random seat wins 1/n); see docs/rules/volles_fass_voraus.md.
     wins, doubloons = 0, []
     for game in range(games):
         seat = game % n
