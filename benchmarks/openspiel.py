@@ -315,7 +315,8 @@ def report(speed, tournament, games, seconds, quick):
         "Reading it: OpenSpiel's ISMCTS with its own `RandomRolloutEvaluator` rolls every simulation",
         "out through the Python API, so at equal time it manages far fewer simulations than our",
         "ISMCTS, whose playouts run inside numba; `PlayoutEvaluator` gives OpenSpiel's search the",
-        "same numba playouts. With this few games per row the differences are indicative only.",
+        "same numba playouts. With this few games per row the differences are indicative only, and in",
+        "Secret Hitler a side's return follows the teams its seats were dealt as much as its play.",
         "",
     ]
     return "\n".join(lines)
