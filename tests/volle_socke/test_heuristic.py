@@ -37,7 +37,7 @@ class CheckedHeuristic(HeuristicAgent):
         return action
 
 
-@pytest.mark.parametrize("num_players,config", [(2, {}), (3, {"contest_adds": True}), (5, {"flat_front": "half"}),
+@pytest.mark.parametrize("num_players,config", [(2, {}), (3, {"own_bike": "remove", "her_choice": "attacker"}), (5, {"flat_front": "half"}),
                                                 (8, {})])
 def test_only_legal_actions_in_whole_games(num_players, config):
     for game in range(3):
@@ -105,7 +105,7 @@ def test_aims_misery_at_the_leader_where_it_hurts_most():
 
 def test_takes_the_best_engine_with_motor_her():
     bikes = {0: BASIC, 1: [FRONT, ENGINE_10, ENGINE_100, REAR_1]}
-    env = contest_position(2, hands={0: [MOTOR_HER]}, bikes=bikes)
+    env = contest_position(2, hands={0: [MOTOR_HER]}, bikes=bikes, her_choice="attacker")
     assert decide(env) == misery(MOTOR_HER, 1)
     env.step(misery(MOTOR_HER, 1))
     assert decide(env) == slot(ENGINE_100)
@@ -124,7 +124,8 @@ def test_passes_when_nothing_helps():
     (RAD_HER, FRONT, [LACH], E.REACT_LACH),
 ])
 def test_reacts_when_it_pays(misery_card, slot_kind, held, expected):
-    env = contest_position(2, hands={0: [misery_card], 1: held}, bikes={0: BASIC, 1: [FRONT, ENGINE_100, REAR_4]})
+    env = contest_position(2, hands={0: [misery_card], 1: held}, bikes={0: BASIC, 1: [FRONT, ENGINE_100, REAR_4]},
+                           her_choice="attacker")
     env.step(misery(misery_card, 1))
     if slot_kind is not None:
         env.step(slot(slot_kind))
@@ -141,7 +142,8 @@ def test_accepts_a_misery_that_costs_nothing():
 
 def test_places_a_received_spare_part_where_it_is_worth_most():
     env = contest_position(2, hands={0: [MOTOR_HER]}, bikes={0: [FRONT, ENGINE_50, REAR_1],
-                                                             1: [FRONT, (SPARE_0 + 1, ROLE_ENGINE), REAR_1]})
+                                                             1: [FRONT, (SPARE_0 + 1, ROLE_ENGINE), REAR_1]},
+                           her_choice="attacker")
     env.step(misery(MOTOR_HER, 1))
     env.step(slot(SPARE_0 + 1))
     env.step(E.ACCEPT)
