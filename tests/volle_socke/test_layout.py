@@ -19,7 +19,7 @@ def layout_position(hands, knocker, num_players=None, **config):
     after that discard, laying out begins."""
     num_players = num_players or len(hands)
     last = (knocker - 1) % num_players
-    env = contest_position(num_players, hands=hands, **config)
+    env = contest_position(num_players, hands=hands, check=False, **config)
     rec = env.get_state()
     r = rec[0]
     r["phase"] = E.PH_DISCARD
