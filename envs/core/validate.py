@@ -17,6 +17,7 @@ Only step 3 needs the ranges of step 2 to hold, which is why the engine may assu
 
 import numpy as np
 
+from . import kernels
 from .game import engine_function
 from .state import HEADER_FIELDS
 
@@ -94,11 +95,6 @@ def _bounds_problem(engine, records):
 
 
 def _rules_problem(engine, records):
-    # Imported here, not at the top: envs.core imports this module before envs has pointed numba's
-    # cache at its per-source folder (envs.core.cache), and kernels decorated that early would cache
-    # next to kernels.py, keyed on that file alone: stale machine code after any engine edit.
-    from . import kernels
-
     if engine_function(engine.STATE, "check_state") is None:
         return None
     codes = np.zeros(records.shape[0], np.int64)
