@@ -1,6 +1,6 @@
 """How the heuristic plays Volle Socke over many whole games (not a test: a measurement script).
 
-    .venv/bin/python -m tests.volle_socke.heuristic_stats --games 1000 --players 4
+    python -m benchmarks.volle_socke_stats --games 1000 --players 4
 
 Two series of ``--games`` games each, seeds 0.. and seats rotated:
 - *vs random*: one heuristic seat among random ones; its share of first places (ties for first
