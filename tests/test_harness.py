@@ -22,6 +22,7 @@ import pytest
 from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 
 import envs
+from envs.core import check_records
 from envs.core.game import IllegalActionError
 from envs.core.vector import VectorGame
 from envs.testing import toy_games
@@ -327,17 +328,25 @@ def test_registry_lists_ids_and_rejects_unknown_ones():
 @pytest.mark.parametrize("env_id,n", CASES)
 def test_random_games_finish_with_bounded_observations(env_id, n):
     """Whole games under random play: every observation in its space, every seat to act has a
-    legal action, and the game ends (or hits its default max_cycles)."""
+    legal action, the game ends (or hits its default max_cycles), and after every step the record
+    passes ``check_records`` (header, the engine's STATE_BOUNDS and check_state where it has them,
+    every seat's view within bounds with a legal action exactly for the seats to act)."""
+    game = MODULES[env_id].GAME
     for seed in range(3):
         if simultaneous(env_id):
             env = make_parallel(env_id, n)
-            steps, _ = play_parallel(env, seed)
+
+            def check_parallel(env, actions):
+                check_records(game, env.get_state())
+
+            steps, _ = play_parallel(env, seed, on_step=check_parallel)
         else:
             env = make(env_id, n)
             space = env.observation_space(env.possible_agents[0])
 
             def check(env, agent, action):
                 assert space.contains(env.observe(env.agent_selection))
+                check_records(game, env.unwrapped.get_state())
 
             steps, _ = play_aec(env, seed, on_step=check)
         assert steps >= 1

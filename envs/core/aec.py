@@ -34,6 +34,7 @@ class TabletopAECEnv(Table, AECEnv):
         self._sync(reward_changed=False)
 
     def step(self, action):
+        self._require_reset("step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -53,6 +54,14 @@ class TabletopAECEnv(Table, AECEnv):
         kernels.step_one(self._states, action)
         self._cumulative_rewards[agent] = 0.0
         self._sync(reward_changed=True)
+
+    def last(self, observe=True):
+        self._require_reset("last()")
+        return super().last(observe)
+
+    def agent_iter(self, max_iter=2**63):
+        self._require_reset("agent_iter()")
+        return super().agent_iter(max_iter)
 
     def _sync(self, reward_changed):
         """Bring the PettingZoo dicts in line with the record after a reset or a step."""
