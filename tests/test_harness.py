@@ -370,6 +370,8 @@ if simultaneous(env_id):
             break
         obs, rewards, *_ = env.step({{a: random_action(obs[a], rng) for a in env.agents}})
         digest.update(env.get_state().tobytes())
+        if env.agents and rng.random() < 0.1:
+            digest.update(env.state().tobytes())
 else:
     env = MODULES[env_id].env(num_players=n)
     env.reset(seed=5)
@@ -379,6 +381,8 @@ else:
         env.step(random_action(env.observe(env.agent_selection), rng))
         digest.update(env.get_state().tobytes())
         digest.update(env.observe(env.agent_selection)["observation"].tobytes())
+        if rng.random() < 0.1:
+            digest.update(env.state().tobytes())
 print(json.dumps(digest.hexdigest()))
 """
 
@@ -397,6 +401,51 @@ def _trajectory_digest(env_id, n, disable_jit):
 def test_plain_python_runs_the_same_game(env_id):
     n = MODULES[env_id].GAME.default_players
     assert _trajectory_digest(env_id, n, disable_jit=True) == _trajectory_digest(env_id, n, disable_jit=False)
+
+
+_ENTRY_POINTS_SCRIPT = """
+import sys, numpy as np
+sys.path.insert(0, {root!r})
+from tests.test_harness import MODULES
+from envs.core import check_records, kernels
+from envs.core.game import engine_function
+from envs.core.rng import RNG
+from envs.core.vector import VectorGame
+game = MODULES[{env_id!r}].GAME
+vg = VectorGame(game, 2, seed=1)
+vg.reset()
+vg.random_steps(2)
+masks = vg.action_mask.reshape(-1, game.num_actions)
+vg.step(np.array([np.flatnonzero(m)[0] if m.any() else 0 for m in masks]).reshape(vg.action_mask.shape[:-1]))
+vg.set_state(vg.get_state())
+env = MODULES[{env_id!r}].parallel_env() if game.simultaneous else MODULES[{env_id!r}].raw_env()
+env.reset(seed=2)
+assert env.state().shape == env.state_space.shape
+record = env.get_state()
+check_records(game, record)
+if engine_function(game.engine.STATE, "determinize") is not None:
+    kernels.determinize_one(record, 0, np.uint64(3))
+    try:
+        kernels.determinize_one(record, 99, np.uint64(3))
+        raise AssertionError("seat 99 was accepted")
+    except ValueError:
+        pass
+actor = np.zeros(1, RNG)
+actor["rng"] = 7
+playout = kernels.random_playout_joint if game.simultaneous else kernels.random_playout
+playout(record, actor, game.num_actions, 5, np.zeros(env.num_players, np.float32))
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("env_id", list(MODULES))
+def test_plain_python_runs_every_entry_point(env_id):
+    """Debug mode (NUMBA_DISABLE_JIT=1) runs what compiled code runs: the centralised state, a
+    VectorGame, record checks, determinize, playouts (int8 arithmetic overflows show up here)."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    result = subprocess.run([sys.executable, "-c", _ENTRY_POINTS_SCRIPT.format(root=root, env_id=env_id)],
+                            capture_output=True, text=True, env={**os.environ, "NUMBA_DISABLE_JIT": "1"}, timeout=900)
+    assert result.returncode == 0 and result.stdout.strip().endswith("ok"), result.stderr[-3000:]
 
 
 # ---- determinize (for search agents) --------------------------------------------------------

@@ -80,12 +80,20 @@ class TabletopAECEnv(Table, AECEnv):
         self.infos = {agent: self._game_infos(agent) for agent in agents}
 
 
+class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's call-order checks, for which a record installed by ``set_state`` counts as a reset."""
+
+    def set_state(self, record):
+        self.env.set_state(record)
+        self._has_reset = self._has_updated = True
+
+
 def make_env_functions(env_class):
     """PettingZoo's module functions for an AEC env class: ``env``, ``raw_env``, ``parallel_env``."""
 
     def env(**kwargs):
         """The AEC environment, wrapped to enforce PettingZoo's call order."""
-        return wrappers.OrderEnforcingWrapper(env_class(**kwargs))
+        return OrderEnforcingWrapper(env_class(**kwargs))
 
     def parallel_env(**kwargs):
         """The Parallel form: each step applies the action of the seat whose turn it is."""

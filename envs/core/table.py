@@ -126,6 +126,9 @@ class Table:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'rgb_array'")
             return None
         self._require_reset("render()")
+        viewer = self.render_viewer
+        if viewer is not None and (_integer(viewer) is None or not 0 <= viewer < self.num_players):
+            raise ValueError(f"render_viewer={viewer!r} is not valid; choose None or a seat 0..{self.num_players - 1}")
         state = self._states[0]
         if self.render_mode == "rgb_array":
             return self.game.render.rgb(state, self.config)

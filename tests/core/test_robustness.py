@@ -336,3 +336,22 @@ def test_determinize_refuses_a_seat_that_is_not_at_the_table():
     kernels.determinize_one(record, 2, np.uint64(1))
     assert record["secret"][0, 2] == env.get_state()["secret"][0, 2]
 
+
+
+def test_a_wrapped_env_plays_on_from_a_record_without_a_reset():
+    saved = _race_midgame().get_state()
+    env = envs.make("race_v0", num_players=3, target=20)
+    env.set_state(saved)
+    env.step(0)
+    assert env.unwrapped.get_state()["counter"][0] == saved["counter"][0] + 1
+
+
+def test_render_viewer_must_be_a_seat():
+    env = RaceEnv(render_mode="ansi")
+    env.reset(seed=0)
+    for bad in (2, -1, "0", 1.0):
+        env.render_viewer = bad
+        with pytest.raises(ValueError, match="render_viewer"):
+            env.render()
+    env.render_viewer = 1
+    assert "to act" in env.render()

@@ -105,8 +105,8 @@ def _is_nan(value):
 # ---- one case ---------------------------------------------------------------------------
 
 
-class Table:
-    """One game's base record, env and VectorGame, and the case runner (in the worker process)."""
+class CaseRunner:
+    """One game's base record, env and VectorGame, and the cases over them (in the worker process)."""
 
     def __init__(self, env_id, num_players=None, seed=0):
         import envs
@@ -208,7 +208,6 @@ class Table:
     def _play(self, rng, check_records):
         """Random legal play to the end; the VectorGame must follow the env record for record."""
         env, vg = self.env, self.vector
-        check_records(self.game, env.get_state())
         decisions = 0
         while not self._over():
             if decisions == MAX_DECISIONS:
@@ -247,25 +246,25 @@ def _try_set_state(set_state, record, view):
 def serve(env_id, num_players=None, batch=200, emit=None):
     """Run every case of ``env_id``, ``batch`` per forked child; ``emit(dict)`` each result."""
     emit = emit or _print_json
-    table = Table(env_id, num_players)
-    table.warm_up()  # loads every kernel here, so the children need not
-    emit({"env_id": env_id, "num_players": table.num_players, "cases": len(table.cases),
-          "tables": has_tables(table.game)})
+    runner = CaseRunner(env_id, num_players)
+    runner.warm_up()  # loads every kernel here, so the children need not
+    emit({"env_id": env_id, "num_players": runner.num_players, "cases": len(runner.cases),
+          "tables": has_tables(runner.game)})
     start = 0
-    while start < len(table.cases):
-        numbers = list(range(start, min(start + batch, len(table.cases))))
-        results, death = _run_in_child(table, numbers)
+    while start < len(runner.cases):
+        numbers = list(range(start, min(start + batch, len(runner.cases))))
+        results, death = _run_in_child(runner, numbers)
         for result in results:
             emit(result)
         if death is None:
             start = numbers[-1] + 1
             continue
         number = numbers[len(results)]
-        alone, alone_death = _run_in_child(table, [number])
+        alone, alone_death = _run_in_child(runner, [number])
         how = alone_death or death
         note = "" if alone_death else (f" (only after cases {numbers[0]}..{number - 1} ran in the same process: "
                                        f"one of them corrupted memory; alone it was {alone[0]['outcome']})")
-        emit({"case": number, "what": table.cases[number].describe(), "outcome": "crashed", "detail": how + note})
+        emit({"case": number, "what": runner.cases[number].describe(), "outcome": "crashed", "detail": how + note})
         start = number + 1
 
 
@@ -281,7 +280,7 @@ def _print_json(message):
     sys.stdout.flush()
 
 
-def _run_in_child(table, numbers):
+def _run_in_child(runner, numbers):
     """Run cases ``numbers`` in one forked child; (results of the cases it finished, None or how it died)."""
     sys.stdout.flush()
     sys.stderr.flush()
@@ -293,7 +292,7 @@ def _run_in_child(table, numbers):
             os.dup2(errors.fileno(), 2)
             try:
                 for number in numbers:
-                    os.write(write_end, (json.dumps(table.run(number)) + "\n").encode())
+                    os.write(write_end, (json.dumps(runner.run(number)) + "\n").encode())
             finally:
                 os._exit(0)
         os.close(write_end)

@@ -14,7 +14,7 @@ from tests.test_harness import MODULES
 
 DUPLICATES = {"deepcopy": copy.deepcopy, "pickle": lambda thing: pickle.loads(pickle.dumps(thing))}
 FORMS = ("raw_env", "env", "parallel_env")  # raw AEC (the AEC form, for a simultaneous game), wrapped, Parallel
-MID_GAME = 6  # decisions before the copy
+MID_GAME = 3  # decisions (parallel steps) before the copy
 
 
 def _aec_moves(env, rng, limit=None):
@@ -31,7 +31,7 @@ def _aec_moves(env, rng, limit=None):
 
 
 def _parallel_moves(env, rng, limit=None):
-    seen, observations = [], {a: env.observe(a) for a in env.agents}
+    seen, observations = [], {a: env.unwrapped.observe(a) for a in env.agents}
     while env.agents and (limit is None or len(seen) < limit):
         actions = {a: random_action(observations[a], rng) if observations[a]["action_mask"].any() else 0
                    for a in env.agents}
