@@ -7,13 +7,14 @@ import pickle
 
 import numpy as np
 import pytest
+from pettingzoo import ParallelEnv
 
 from envs.core.vector import VectorGame
 from envs.testing.play import random_action
 from tests.test_harness import MODULES
 
 DUPLICATES = {"deepcopy": copy.deepcopy, "pickle": lambda thing: pickle.loads(pickle.dumps(thing))}
-FORMS = ("raw_env", "env", "parallel_env")  # raw AEC (the AEC form, for a simultaneous game), wrapped, Parallel
+FORMS = ("raw_env", "env", "parallel_env")  # each module's three functions: raw, wrapped, Parallel
 MID_GAME = 3  # decisions (parallel steps) before the copy
 
 
@@ -47,7 +48,7 @@ def _parallel_moves(env, rng, limit=None):
 @pytest.mark.parametrize("env_id", list(MODULES))
 def test_a_mid_game_copy_continues_like_the_original(env_id, form, how):
     env = getattr(MODULES[env_id], form)()
-    moves = _parallel_moves if form == "parallel_env" else _aec_moves
+    moves = _parallel_moves if isinstance(env, ParallelEnv) else _aec_moves
     env.reset(seed=17)
     moves(env, np.random.default_rng(0), limit=MID_GAME)
     twin = DUPLICATES[how](env)
