@@ -61,6 +61,17 @@ def contest_position(num_players=4, hands=None, bikes=None, turn=0, knocker=None
     or ``(spare kind, role)``; seats in ``out`` are out of the round (and have shown their hands).
     Every other card is in the draw pile, so the 110 cards are all accounted for; with ``check``
     the position must pass the engine's ``check_state`` (a game the rules can reach)."""
+    env, rec = contest_record(num_players, hands, bikes, turn, knocker, flat, out, seed, **config)
+    env.set_state(rec)
+    if check:
+        check_records(GAME, env.get_state())
+    return env
+
+
+def contest_record(num_players=4, hands=None, bikes=None, turn=0, knocker=None, flat=(), out=(), seed=0,
+                   **config):
+    """``(env, record)``: the position of :func:`contest_position` as a record not yet installed, for
+    scenarios that change it further (another phase, fuller hands) before ``env.set_state``."""
     env = make(num_players, seed=seed, **config)
     rec = env.get_state()
     r = rec[0]
@@ -101,10 +112,17 @@ def contest_position(num_players=4, hands=None, bikes=None, turn=0, knocker=None
     r["turn_seat"] = turn
     r["current_player"] = turn
     r["pass_streak"] = 0
-    env.set_state(rec)
-    if check:
-        check_records(GAME, env.get_state())
-    return env
+    return env, rec
+
+
+def deal_from_deck(r, seat, size):
+    """Move the top ``size`` cards of the draw pile into ``seat``'s hand (in the record ``r``), so a
+    building-phase position has the full hands the deal gives."""
+    top = int(r["deck_size"])
+    for kind in r["deck"][top - size: top]:
+        r["hand"][seat, kind] += 1
+    r["deck"][top - size: top] = 0
+    r["deck_size"] = top - size
 
 
 def valid(env):

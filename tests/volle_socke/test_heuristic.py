@@ -14,7 +14,7 @@ from envs.volle_socke.data import (
     RAD_HER, REAR_1, ROLE_ENGINE, ROLE_FRONT, ROLE_REAR, SPARE_0, TURBO, TUV, WOODEN_FRONT,
 )
 
-from .helpers import contest_position, counts_of, fit, misery, move, record, slot
+from .helpers import contest_position, contest_record, counts_of, deal_from_deck, fit, misery, move, record, slot
 from .test_layout import layout_position
 
 REAR_3, REAR_4 = REAR_1 + 2, REAR_1 + 3
@@ -228,10 +228,11 @@ def test_places_a_received_spare_part_where_it_is_worth_most():
 
 def test_knocks_with_a_strong_hand_and_not_with_a_weak_one():
     def knocks(hand):
-        env = contest_position(3, hands={0: hand})
-        rec = env.get_state()
+        env, rec = contest_record(4, hands={0: hand})
         rec["phase"], rec["status"] = E.PH_DISCARD, E.BUILDING
         rec["knocker"] = -1
+        for seat in (1, 2, 3):
+            deal_from_deck(rec[0], seat, 8)
         env.set_state(rec)
         return decide(env) == E.KNOCK
 
@@ -241,8 +242,7 @@ def test_knocks_with_a_strong_hand_and_not_with_a_weak_one():
 
 def test_takes_a_useful_face_up_card():
     def takes_face_up(kind):
-        env = contest_position(3, hands={0: [FRONT, ENGINE_10, REAR_1, BULL, TUV, NAIL, PUMP, FLAT_FRONT]})
-        rec = env.get_state()
+        env, rec = contest_record(4, hands={0: [FRONT, ENGINE_10, REAR_1, BULL, TUV, NAIL, PUMP, FLAT_FRONT]})
         r = rec[0]
         r["phase"], r["knocker"] = E.PH_DRAW, -1
         r["status"][:] = E.BUILDING
@@ -252,6 +252,8 @@ def test_takes_a_useful_face_up_card():
         r["deck_size"] = size - 1
         r["discard"][0], r["discard_seen"][0], r["discard_size"] = kind, E.ALL_SEATS, 1
         r["discard_public"][kind] = 1
+        for seat in (1, 2, 3):
+            deal_from_deck(r, seat, 8)
         env.set_state(rec)
         return decide(env) == E.DRAW_FACE_UP
 
