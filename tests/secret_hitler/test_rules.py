@@ -120,11 +120,13 @@ def test_ballots_are_secret_until_every_living_player_has_voted_then_public():
         s.act(E.VOTE_JA if voter in ja else E.VOTE_NEIN)
         if s.phase != E.ELECTION:
             break
-        to_act = slice(E.O_TO_ACT, E.O_TO_ACT + 10)
+        to_act = range(E.O_TO_ACT, E.O_TO_ACT + 10)
+        own_ballot = range(E.O_MY_BALLOT, E.O_MY_BALLOT + 2)
         for p in range(7):
             changed = np.flatnonzero(before[p] != s.obs(p))
-            assert all(to_act.start <= i < to_act.stop for i in changed), (
+            assert all(i in to_act or (p == voter and i in own_ballot) for i in changed), (
                 f"after player_{voter} voted, player_{p}'s observation changed outside `to_act`")
+        assert list(s.view(voter)["my_ballot"]) == ([1, 0] if voter in ja else [0, 1])
     assert order == [2, 3, 5, 6, 0, 1], "from the president to the left, skipping the executed"
     for p in range(7):
         view = s.view(p)
