@@ -226,6 +226,8 @@ LAYOUT = Layout(
     ("claim_conflicts", P, 0, MAX_ELECTIONS, "its sessions whose president and chancellor claims cannot both be true"),
     ("false_claims", P, 0, MAX_ELECTIONS, "its claims the enacted policy proves false (0 fascists and a fascist enacted...)"),
     ("lies_seen", P, 0, MAX_ELECTIONS, "its claims this seat knows are false: from its own cards, its peek, roles it knows"),
+    ("liberal_discards_seen", P, 0, MAX_ELECTIONS,
+     "liberal policies it discarded as chancellor, seen by this seat as the president who passed them"),
     ("claimed_party", (P, 2), 0, 1, "the president who investigated it claimed it liberal, fascist"),
 )
 _O = {name: LAYOUT.offset(name) for name in LAYOUT.names}
@@ -248,8 +250,8 @@ OH_PRES_CLAIM, OH_CHANC_CLAIM, OH_POWER, OH_TARGET = (
 OH_INV_CLAIM, OH_PEEK_CLAIM = _O["hist_investigation_claim"], _O["hist_peek_claim"]
 OH_DRAWN, OH_RECEIVED = _O["hist_drawn"], _O["hist_received"]
 OS_SESSIONS, OS_ENACTED, OS_JA_FOR = _O["sessions"], _O["enacted_by"], _O["ja_for"]
-OS_CONFLICTS, OS_FALSE, OS_LIES, OS_CLAIMED = (
-    _O["claim_conflicts"], _O["false_claims"], _O["lies_seen"], _O["claimed_party"])
+OS_CONFLICTS, OS_FALSE, OS_LIES, OS_DISCARDS, OS_CLAIMED = (
+    _O["claim_conflicts"], _O["false_claims"], _O["lies_seen"], _O["liberal_discards_seen"], _O["claimed_party"])
 
 
 def make_config(config):
@@ -925,6 +927,8 @@ def _count_track_record(state, seat, e, out):
         out[OS_LIES + president] += _power_claim_refuted(state, seat, e)
     if seat != nominee:
         out[OS_LIES + nominee] += _outside(chanc_claim, 2, _received_fascists(state, seat, e))
+    if seat == president and state.h_chanc_discard[e, 0] == LIBERAL and state.h_veto[e] != 1:
+        out[OS_DISCARDS + nominee] += 1.0  # it passed a liberal, and the chancellor threw it away
 
 
 @njit(cache=True)

@@ -6,7 +6,7 @@
 | API | AEC (turn-based); Parallel through ``secret_hitler_v0.parallel_env()`` |
 | Agents | ``player_0`` ... ``player_{n-1}``, n = 5..10 (default 7) |
 | Actions | ``Discrete(36)``, masked |
-| Observations | ``{"observation": Box(0, 30, (2807,), float32), "action_mask": Box(0, 1, (36,), int8)}`` |
+| Observations | ``{"observation": Box(0, 30, (2817,), float32), "action_mask": Box(0, 1, (36,), int8)}`` |
 
 The liberals (the majority) win by enacting 5 liberal policies or executing Hitler; the fascists
 win by enacting 6 fascist policies or electing Hitler chancellor once 3 fascist policies are
@@ -120,7 +120,8 @@ or another seat's ballot before the vote is complete. Unused seats (fewer than 1
 | `claim_conflicts` | 2757 | (10,) | 0..30 | its sessions whose president and chancellor claims cannot both be true |
 | `false_claims` | 2767 | (10,) | 0..30 | its claims the enacted policy proves false (0 fascists and a fascist enacted...) |
 | `lies_seen` | 2777 | (10,) | 0..30 | its claims this seat knows are false: from its own cards, its peek, roles it knows |
-| `claimed_party` | 2787 | (10, 2) | 0..1 | the president who investigated it claimed it liberal, fascist |
+| `liberal_discards_seen` | 2787 | (10,) | 0..30 | liberal policies it discarded as chancellor, seen by this seat as the president who passed them |
+| `claimed_party` | 2797 | (10, 2) | 0..1 | the president who investigated it claimed it liberal, fascist |
 
 Read it by name with ``env.observation_layout.views(obs["observation"])``.
 
