@@ -15,7 +15,23 @@ Card bookkeeping. Every election is an entry of the history arrays ``h_*`` (a ga
 enacted). An entry whose government drew cards holds that session's discards. Between two
 reshuffles (an *epoch*) the discard pile is exactly the discards of that epoch's sessions, and
 each epoch starts from a public composition (every card not enacted is in the new deck); this is
-what lets :func:`determinize` resample cards exactly.
+what lets :func:`determinize` resample cards exactly. The policy peek (at most one a game) is
+kept with where its policies went (chaos, the hand of ``peek_session``, or back into the pile).
+
+Observation (``observe``): the seat's whole information state, so a feed-forward policy forgets
+nothing: every election of the game (30 rows, most recent first) with the cards the seat saw in
+each, its investigations and peek for the whole game, and per-player track records
+(``LAYOUT``; documented block by block in ``env.py``).
+
+Validity (``check_state``, ``STATE_BOUNDS``, ``STATE_PROBLEMS``): a record passes exactly when
+the rules can reach it from a deal: roles, the 17 policies, hand and phase, the seat to act, the
+government, the ballots, and the whole history replayed (presidency, voters, tracker, chaos,
+vetoes, powers, tracks, public facts, epochs, the peek), then the end of the game.
+
+Playout value (``playout_value``): each seat's expected reward from the policy tracks alone:
+with p = :func:`liberal_win_chance` (the liberals fill their track first if every coming policy
+were drawn blind from those not yet enacted), liberals get 2p - 1, fascists and Hitler 1 - 2p,
+everybody 0 once the game is over. It ignores Hitler's election and execution.
 """
 
 import numpy as np
@@ -784,8 +800,9 @@ def step(state, action):
 def observe(state, seat, out):
     _observe_table(state, seat, out)
     _observe_private(state, seat, out)
-    for e in range(state.elections):
-        _observe_election(state, seat, e, state.elections - 1 - e, out)
+    elections = int(state.elections)
+    for e in range(elections):
+        _observe_election(state, seat, e, elections - 1 - e, out)
         _count_track_record(state, seat, e, out)
 
 
@@ -1277,7 +1294,8 @@ STATE_PROBLEMS = (
     "the draw pile holds fewer than 3 policies outside a legislative session",
     "history entries beyond `elections` are not blank",
     "an election entry is malformed (its seats, ballots and result, session cards, claims or power)",
-    "the history does not replay: the tracker, chaos enactments, vetoes, powers and tracks must follow from it",
+    "the history does not replay: the presidency, the voters, the tracker, chaos enactments, vetoes, powers and "
+    "tracks must follow from it",
     "the public facts do not follow from the history (executed, investigated, proven not Hitler, last government, "
     "last session)",
     "the epoch bookkeeping does not add up (each epoch: 3 policies a session, chaos, what was left; the next "
@@ -1323,6 +1341,8 @@ def check_state(state):
     for e in range(state.elections):
         if not _entry_ok(state, e):
             return BAD_ENTRY
+    if not _presidency_ok(state):
+        return BAD_REPLAY
     code = _replay(state)  # BAD_REPLAY or BAD_FACTS
     if code != 0:
         return code
@@ -1425,6 +1445,9 @@ def _government_ok(state):
     if state.elections == 0:
         return False
     nominee = state.nominee
+    last = state.elections - 1  # the running election or the government it elected
+    if state.h_president[last] != state.president or state.h_nominee[last] != nominee:
+        return False
     if not _is_living_seat(state, nominee) or nominee == state.president:
         return False
     if phase == ELECTION:
@@ -1601,6 +1624,50 @@ def _power_claim_ok(state, claim, no_claim, waiting):
 
 
 @njit(cache=True)
+def _living_left_of(alive, seat, n):
+    for k in range(1, n + 1):
+        p = (seat + k) % n
+        if alive[p] != 0:
+            return p
+    return -1
+
+
+@njit(cache=True)
+def _presidency_ok(state):
+    """The presidency passes left among the living from the first president (a special election's
+    choice in between), the rotation with it; exactly the players living at an election voted."""
+    n = state.num_players
+    alive = np.zeros(MAX_PLAYERS, np.int8)
+    alive[:n] = 1
+    rotation, special = int(state.president), -1  # for a game without elections yet
+    for e in range(state.elections + 1):
+        now = e == state.elections  # a president nominating now (not yet in the history)
+        if now and (state.terminal != 0 or state.phase != NOMINATION):
+            return state.terminal != 0 or state.rotation == rotation
+        president = int(state.president) if now else int(state.h_president[e])
+        if e == 0:
+            rotation = president
+        elif special >= 0:
+            if president != special:
+                return False
+        else:
+            rotation = _living_left_of(alive, rotation, n)
+            if president != rotation:
+                return False
+        if now:
+            return state.rotation == rotation
+        if not (e == state.elections - 1 and state.phase == ELECTION):  # its ballots are public
+            for p in range(n):
+                if (state.h_ballot[e, p] != NO_BALLOT) != (alive[p] != 0):
+                    return False
+        target = int(state.h_target[e])
+        special = target if state.h_power[e] == SPECIAL else -1
+        if state.h_power[e] == EXECUTE and target >= 0:
+            alive[target] = 0
+    return True
+
+
+@njit(cache=True)
 def _replay(state):
     """Replay the history: the tracker, chaos, vetoes and powers must follow from it, the tracks
     and the public facts (executions, investigations, proven not Hitler, the last government) too."""
@@ -1613,9 +1680,11 @@ def _replay(state):
     for e in range(state.elections):
         if lib == LIBERAL_WIN or fas == FASCIST_WIN:
             return BAD_REPLAY  # the game ended before this election
+        president, nominee = int(state.h_president[e]), int(state.h_nominee[e])
+        if nominee == last_chancellor or nominee == last_president and n - executions > 5:
+            return BAD_REPLAY  # the nominee was term-limited
         if e == state.elections - 1 and state.phase == ELECTION:
             break
-        president, nominee = int(state.h_president[e]), int(state.h_nominee[e])
         if state.h_veto[e] != 0 and fas < VETO_UNLOCK:
             return BAD_REPLAY
         if state.h_elected[e] != 0:
@@ -1667,9 +1736,6 @@ def _replay(state):
             if investigator[target] >= 0:
                 return BAD_REPLAY  # nobody is investigated twice
             investigator[target] = president
-        elif target >= 0 and state.h_power[e] == SPECIAL and e + 1 < state.elections:
-            if state.h_president[e + 1] != target:
-                return BAD_REPLAY
     if tracker != state.tracker or lib != state.liberal_enacted or fas != state.fascist_enacted:
         return BAD_REPLAY
     if (executions != n - state.living or last_session != state.last_session

@@ -54,7 +54,8 @@ or another seat's ballot before the vote is complete. Unused seats (fewer than 1
   every ballot, elected or not, the policy enacted (by the government or by chaos), veto, both
   claims, the power used with its target and claim; and privately `hist_drawn` (the 3 policies it
   drew as that election's president) and `hist_received` (the 2 passed, if it sat in that
-  government). Its discards follow: drawn - received as president, received - enacted as chancellor.
+  government). Its discards follow: drawn - received as president, received - enacted (both on an
+  accepted veto) as chancellor.
 - *Private results kept all game*: `investigation` (parties it saw), `peek_seen` (the 3 policies of
   its peek, next first; `peek` shows those still on top of the deck).
 - *Track records* (per player, counted over the whole game): `sessions` held as president /
@@ -65,7 +66,8 @@ or another seat's ballot before the vote is complete. Unused seats (fewer than 1
   refutes (0 fascists claimed and a fascist enacted, all fascist claimed and a liberal enacted);
   `lies_seen` its claims this seat knows are false from what it saw itself (the cards of its own
   sessions, its peek, its own party or the roles it knows, public chaos cards of a peek);
-  `claimed_party` what the president who investigated it claimed.
+  `liberal_discards_seen` liberal policies it threw away as chancellor, seen by this seat as the
+  president who passed them; `claimed_party` what the president who investigated it claimed.
 
 | block | offset | shape | range | meaning |
 |---|---|---|---|---|
