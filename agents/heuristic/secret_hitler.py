@@ -38,6 +38,9 @@ P = E.MAX_PLAYERS
 
 class HeuristicAgent(base.Agent):
     name = "heuristic"
+    #: Suspicion per unit of each track record (per fascist policy enacted, a government gets 1).
+    EVIDENCE = {"false_claim": 2.0, "conflict": 1.0, "claimed_fascist": 1.5, "claimed_liberal": 1.0,
+                "lie_seen": 6.0, "liberal_discard": 5.0, "investigated": 10.0}
 
     def reset(self, seat, env_id, config):
         super().reset(seat, env_id, config)
@@ -97,12 +100,13 @@ class HeuristicAgent(base.Agent):
             elif by_government and policy == E.LIBERAL:
                 s[president] -= 0.5
                 s[nominee] -= 0.5
-        s += 2.0 * v["false_claims"]  # e.g. "two liberals received" and a fascist enacted
-        s += 1.0 * v["claim_conflicts"]  # one of the government lies about the cards passed
-        s += 1.5 * v["claimed_party"][:, E.FASCIST] - 1.0 * v["claimed_party"][:, E.LIBERAL]
-        s += 6.0 * v["lies_seen"]  # lies it caught with its own cards, its peek or its own party
-        s += 5.0 * v["liberal_discards_seen"]  # a chancellor who threw away the liberal it was passed
-        s += 10.0 * (v["investigation"][:, E.FASCIST] - v["investigation"][:, E.LIBERAL])
+        w = self.EVIDENCE
+        s += w["false_claim"] * v["false_claims"]  # e.g. "two liberals received" and a fascist enacted
+        s += w["conflict"] * v["claim_conflicts"]  # one of the government lies about the cards passed
+        s += w["claimed_fascist"] * v["claimed_party"][:, E.FASCIST] - w["claimed_liberal"] * v["claimed_party"][:, E.LIBERAL]
+        s += w["lie_seen"] * v["lies_seen"]  # lies it caught with its own cards, its peek or its own party
+        s += w["liberal_discard"] * v["liberal_discards_seen"]  # a chancellor who threw away a liberal it passed
+        s += w["investigated"] * (v["investigation"][:, E.FASCIST] - v["investigation"][:, E.LIBERAL])
         if self.role == E.LIBERAL or self.role == E.HITLER:
             s[self.me] = -100.0  # it trusts itself
         if self.role == E.HITLER:

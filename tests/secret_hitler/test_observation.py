@@ -4,6 +4,7 @@ and its peek, in scripted games with every number written out."""
 import numpy as np
 
 from envs.secret_hitler import engine as E
+from envs.secret_hitler import render
 
 from .scripting import HITLER, F, L, Script
 
@@ -104,6 +105,8 @@ def test_the_peek_stays_in_view_after_the_peeked_policies_are_drawn():
     assert not s.view(1)["peek"].any()
     np.testing.assert_array_equal(s.view(1)["peek_seen"], [[1, 0], [1, 0], [0, 1]])
     assert all(not s.view(p)["peek_seen"].any() for p in (0, 2, 3, 4))
+    assert "player_1 peeked: LLF (next first; 0 still on the deck)" in render.ansi(s.rec, s.env.config, viewer=1)
+    assert "peeked" not in render.ansi(s.rec, s.env.config, viewer=2)
 
 
 def test_whoever_drew_the_peeked_policies_catches_a_false_peek_claim():

@@ -504,7 +504,7 @@ def test_a_forced_enactment_spends_the_top_peeked_policy():
     np.testing.assert_array_equal(s.view(1)["peek"], [[0, 1], [1, 0], [0, 0]])
 
 
-def test_the_peek_is_forgotten_when_the_deck_is_reshuffled():
+def test_a_reshuffle_takes_the_peeked_policies_off_the_top_but_the_peeker_remembers_them():
     s = Script(5, president=1, fascist=2, claims=False)
     s.set_piles("FFF" "LFL", discards=(4, 5))
     s.government(2, F, F)
@@ -513,6 +513,7 @@ def test_the_peek_is_forgotten_when_the_deck_is_reshuffled():
         s.fail(3 + k if 3 + k < 5 else 0)
     assert s.rec.epoch == 1 and s.rec.deck_size > 3
     assert s.view(1)["peek"].sum() == 0
+    np.testing.assert_array_equal(s.view(1)["peek_seen"], [[1, 0], [0, 1], [1, 0]])
 
 
 # ---- claims -------------------------------------------------------------------------------------
