@@ -803,7 +803,6 @@ def observe(state, seat, out):
     elections = int(state.elections)
     for e in range(elections):
         _observe_election(state, seat, e, elections - 1 - e, out)
-        _count_track_record(state, seat, e, out)
 
 
 @njit(cache=True)
@@ -873,79 +872,87 @@ def _observe_private(state, seat, out):
 
 @njit(cache=True)
 def _observe_election(state, seat, e, row, out):
-    """History row ``row``: election ``e`` as the table saw it, and the cards ``seat`` saw in it."""
-    n = state.num_players
+    """Election ``e`` into history row ``row`` (as the table saw it, with the cards ``seat`` saw
+    in it) and into the players' track records (one pass: this runs for every election at every
+    decision)."""
     president, nominee = int(state.h_president[e]), int(state.h_nominee[e])
+    policy, chaos = int(state.h_policy[e]), state.h_chaos[e]
+    by_government = policy >= 0 and chaos == 0
     out[OH_VALID + row] = 1.0
     out[OH_PRESIDENT + row * P + president] = 1.0
     out[OH_NOMINEE + row * P + nominee] = 1.0
-    for p in range(n):
-        ballot = state.h_ballot[e, p]
-        if ballot == JA:
-            out[OH_JA + row * P + p] = 1.0
-        elif ballot == NEIN:
-            out[OH_NEIN + row * P + p] = 1.0
+    for p in range(state.num_players):  # branch-free: ballots are as good as random to a CPU
+        out[OH_JA + row * P + p] = state.h_ballot[e, p] == JA
+        out[OH_NEIN + row * P + p] = state.h_ballot[e, p] == NEIN
+    if by_government:
+        for p in range(state.num_players):
+            out[OS_JA_FOR + 2 * p + policy] += state.h_ballot[e, p] == JA
     out[OH_ELECTED + row] = state.h_elected[e]
-    if state.h_policy[e] >= 0:
-        out[OH_POLICY + 2 * row + int(state.h_policy[e])] = 1.0
-    out[OH_CHAOS + row] = state.h_chaos[e]
+    out[OH_CHAOS + row] = chaos
+    if policy >= 0:
+        out[OH_POLICY + 2 * row + policy] = 1.0
     if state.h_veto[e] > 0:
         out[OH_VETO + 2 * row + int(state.h_veto[e]) - 1] = 1.0
-    if state.h_pres_claim[e] >= 0:
-        out[OH_PRES_CLAIM + 5 * row + int(state.h_pres_claim[e])] = 1.0
-    if state.h_chanc_claim[e] >= 0:
-        out[OH_CHANC_CLAIM + 4 * row + int(state.h_chanc_claim[e])] = 1.0
-    power = int(state.h_power[e])
-    if power >= 0:
-        out[OH_POWER + 4 * row + power] = 1.0
-        if state.h_target[e] >= 0:
-            out[OH_TARGET + row * P + int(state.h_target[e])] = 1.0
-        claim = int(state.h_power_claim[e])
-        if claim >= 0:
-            if power == INVESTIGATE:
-                out[OH_INV_CLAIM + 3 * row + claim] = 1.0
-            else:
-                out[OH_PEEK_CLAIM + 5 * row + claim] = 1.0
-    if state.h_session[e] != 0:
-        if seat == president:
-            out[OH_DRAWN + 2 * row] = state.h_drawn_lib[e]
-            out[OH_DRAWN + 2 * row + 1] = 3 - state.h_drawn_lib[e]
-        passed = state.h_passed_lib[e]
-        if passed >= 0 and (seat == president or seat == nominee):
-            out[OH_RECEIVED + 2 * row] = passed
-            out[OH_RECEIVED + 2 * row + 1] = 2 - passed
+    pres_claim, chanc_claim = int(state.h_pres_claim[e]), int(state.h_chanc_claim[e])
+    if pres_claim >= 0:
+        out[OH_PRES_CLAIM + 5 * row + pres_claim] = 1.0
+    if chanc_claim >= 0:
+        out[OH_CHANC_CLAIM + 4 * row + chanc_claim] = 1.0
+        if 0 <= pres_claim <= 3 and chanc_claim <= 2 and chanc_claim != pres_claim and chanc_claim != pres_claim - 1:
+            out[OS_CONFLICTS + president] += 1.0  # the 2 passed hold pres_claim or pres_claim - 1 fascists
+            out[OS_CONFLICTS + nominee] += 1.0
+    if state.h_power[e] != NO_POWER:
+        _observe_power(state, seat, e, row, out)
+    if state.h_session[e] == 0:
+        return
+    out[OS_SESSIONS + 2 * president] += 1.0
+    out[OS_SESSIONS + 2 * nominee + 1] += 1.0
+    if by_government:
+        out[OS_ENACTED + 4 * president + policy] += 1.0
+        out[OS_ENACTED + 4 * nominee + 2 + policy] += 1.0
+        out[OS_FALSE + president] += _refuted_by_policy(pres_claim, 3, policy)
+        out[OS_FALSE + nominee] += _refuted_by_policy(chanc_claim, 2, policy)
+    if seat == president or seat == nominee or seat == state.peeker and e == state.peek_session:
+        _observe_own_session(state, seat, e, row, out)
 
 
 @njit(cache=True)
-def _count_track_record(state, seat, e, out):
-    """Add election ``e`` to each player's track record as ``seat`` keeps it."""
-    president, nominee = int(state.h_president[e]), int(state.h_nominee[e])
-    pres_claim, chanc_claim = int(state.h_pres_claim[e]), int(state.h_chanc_claim[e])
-    if state.h_session[e] != 0:
-        out[OS_SESSIONS + 2 * president] += 1.0
-        out[OS_SESSIONS + 2 * nominee + 1] += 1.0
-    policy = int(state.h_policy[e])
-    if policy >= 0 and state.h_chaos[e] == 0:  # enacted by this government
-        out[OS_ENACTED + 4 * president + policy] += 1.0
-        out[OS_ENACTED + 4 * nominee + 2 + policy] += 1.0
-        for p in range(state.num_players):
-            if state.h_ballot[e, p] == JA:
-                out[OS_JA_FOR + 2 * p + policy] += 1.0
-        out[OS_FALSE + president] += _refuted_by_policy(pres_claim, 3, policy)
-        out[OS_FALSE + nominee] += _refuted_by_policy(chanc_claim, 2, policy)
-    if 0 <= pres_claim <= 3 and 0 <= chanc_claim <= 2 and chanc_claim != pres_claim and chanc_claim != pres_claim - 1:
-        out[OS_CONFLICTS + president] += 1.0  # the 2 passed hold pres_claim or pres_claim - 1 fascists
-        out[OS_CONFLICTS + nominee] += 1.0
-    target, power_claim = int(state.h_target[e]), int(state.h_power_claim[e])
-    if state.h_power[e] == INVESTIGATE and target >= 0 and 0 <= power_claim <= FASCIST:
-        out[OS_CLAIMED + 2 * target + power_claim] = 1.0
+def _observe_power(state, seat, e, row, out):
+    """The power used in election ``e``: history row, investigation claims, lies ``seat`` sees."""
+    power, target, claim = int(state.h_power[e]), int(state.h_target[e]), int(state.h_power_claim[e])
+    out[OH_POWER + 4 * row + power] = 1.0
+    if target >= 0:
+        out[OH_TARGET + row * P + target] = 1.0
+    if claim >= 0:
+        if power == INVESTIGATE:
+            out[OH_INV_CLAIM + 3 * row + claim] = 1.0
+            if target >= 0 and claim <= FASCIST:
+                out[OS_CLAIMED + 2 * target + claim] = 1.0
+        else:
+            out[OH_PEEK_CLAIM + 5 * row + claim] = 1.0
+    president = int(state.h_president[e])
     if seat != president:
-        out[OS_LIES + president] += _outside(pres_claim, 3, _drawn_fascists(state, seat, e))
         out[OS_LIES + president] += _power_claim_refuted(state, seat, e)
+
+
+@njit(cache=True)
+def _observe_own_session(state, seat, e, row, out):
+    """A session ``seat`` saw cards of (as president, chancellor, or peeker of its hand): what it
+    saw, and the claims and discards that contradict it."""
+    president, nominee = int(state.h_president[e]), int(state.h_nominee[e])
+    if seat == president:
+        out[OH_DRAWN + 2 * row] = state.h_drawn_lib[e]
+        out[OH_DRAWN + 2 * row + 1] = 3 - state.h_drawn_lib[e]
+        if state.h_chanc_discard[e, 0] == LIBERAL and state.h_veto[e] != 1:
+            out[OS_DISCARDS + nominee] += 1.0  # it passed a liberal, and the chancellor threw it away
+    passed = state.h_passed_lib[e]
+    if passed >= 0 and (seat == president or seat == nominee):
+        out[OH_RECEIVED + 2 * row] = passed
+        out[OH_RECEIVED + 2 * row + 1] = 2 - passed
+    if seat != president:
+        out[OS_LIES + president] += _outside(int(state.h_pres_claim[e]), 3, _drawn_fascists(state, seat, e))
     if seat != nominee:
-        out[OS_LIES + nominee] += _outside(chanc_claim, 2, _received_fascists(state, seat, e))
-    if seat == president and state.h_chanc_discard[e, 0] == LIBERAL and state.h_veto[e] != 1:
-        out[OS_DISCARDS + nominee] += 1.0  # it passed a liberal, and the chancellor threw it away
+        out[OS_LIES + nominee] += _outside(int(state.h_chanc_claim[e]), 2, _received_fascists(state, seat, e))
 
 
 @njit(cache=True)
