@@ -179,6 +179,16 @@ def action_name(action, config=None):
     return "no claim"
 
 
+def role_of(record, seat):
+    """The seat's team, for win rates per role: "liberal" or "fascist" (Hitler plays for the fascists)."""
+    return "liberal" if int(record["role"][seat]) == engine.LIBERAL else "fascist"
+
+
+def fair_share(num_players):
+    """A seat's win rate when both teams win alike: one of the two teams wins every game."""
+    return 0.5
+
+
 GAME = Game(
     env_id="secret_hitler_v0",
     engine=engine,
@@ -195,6 +205,8 @@ GAME = Game(
             choices=("auto", True, False)),
     },
     default_max_cycles=10_000,
+    role_of=role_of,
+    fair_share=fair_share,
     description="Secret Hitler (official rules, 5-10 players) with structured claims",
 )
 
