@@ -39,9 +39,8 @@ disc freed of its devil would leave); lose the letters whose cards lie face up n
 the board it turns cards over at random (its result is settled).
 """
 
-from collections import deque
-
 import numpy as np
+from numba import njit
 
 from envs.teufel_teufel import data as D
 from envs.teufel_teufel.engine import LAYOUT
@@ -55,24 +54,33 @@ PER_MOVE = 0.6      # discount per further move to a target
 TARGETS = 3         # best targets whose move distances are searched
 SWAP_BEYOND = 2     # swap a known letter closer when it is more than this many moves away
 HALL_PASS = 0.1     # worth of the chance a face-down card lets the move go on
-NEIGHBOURS = [[int(x) for x in row if x >= 0] for row in D.NEIGHBOURS]
+NEIGHBOURS = D.NEIGHBOURS
 
 
 class HeuristicAgent(base.Agent):
     name = "heuristic"
+
+    def __init__(self, seed=None):
+        super().__init__(seed)
+        # Each observation is copied into one buffer whose named views are made once: building
+        # the views anew cost more than a decision's arithmetic.
+        self._observation = np.zeros(LAYOUT.size, np.float32)
+        self._views = LAYOUT.views(self._observation)
+        self._handlers = {
+            D.PLACE: self.place, D.TURN: self.turn, D.SWAP_FIRST: self.swap_card,
+            D.SWAP_SECOND: self.swap_card, D.TOWER_PEEK: self.peek, D.TOWER_DROP: lambda v, m: D.DROP_DEVIL,
+            D.HANDOVER: lambda v, m: D.HAND_OVER, D.STEAL: self.steal, D.LOSE_LETTER: self.lose_letter,
+            D.GO_ON: self.go_on,
+        }
 
     def reset(self, seat, env_id, config):
         super().reset(seat, env_id, config)
         self.swap_plan = None
 
     def act(self, observation, action_mask, info=None):
-        view = Board(LAYOUT.views(np.asarray(observation)))
-        handler = {
-            D.PLACE: self.place, D.TURN: self.turn, D.SWAP_FIRST: self.swap_card,
-            D.SWAP_SECOND: self.swap_card, D.TOWER_PEEK: self.peek, D.TOWER_DROP: lambda v, m: D.DROP_DEVIL,
-            D.HANDOVER: lambda v, m: D.HAND_OVER, D.STEAL: self.steal, D.LOSE_LETTER: self.lose_letter,
-            D.GO_ON: self.go_on,
-        }.get(view.phase)
+        self._observation[:] = observation
+        view = Board(self._views)
+        handler = self._handlers.get(view.phase)
         action = handler(view, action_mask) if handler is not None else None
         if action is None or not action_mask[action]:
             action = self.rng.choice(np.flatnonzero(action_mask))
@@ -161,7 +169,8 @@ class HeuristicAgent(base.Agent):
 
 
 class Board:
-    """What one observation says about the board, from the observer's point of view."""
+    """What one observation says about the board, from the observer's point of view (each
+    derived array is computed once per decision, when first needed)."""
 
     def __init__(self, views):
         self.phase = int(np.argmax(views["phase"]))
@@ -169,22 +178,27 @@ class Board:
         self.my_letters = views["letters"][0]
         self.devils = views["devils"]
         self.with_devil = views["devils"][0] > 0
+        self.disc_squares = views["discs"]
         mine = np.flatnonzero(views["discs"][0])
         self.me = int(mine[0]) if mine.size else -1
         self.discs = views["discs"][1:].sum(axis=0)  # other discs per square
-        self.owner = np.full(D.NUM_SQUARES, -1)
-        for k in range(1, views["discs"].shape[0]):
-            self.owner[views["discs"][k] > 0] = k
-        squares = views["squares"]
+        self.squares = squares = views["squares"]
         self.no_card, self.face_down, self.face_up = squares[:, 0] > 0, squares[:, 1] > 0, squares[:, 2] > 0
         self.devil_space_blocked = views["devils_home"][0] > 0
         self.cards = views["cards"]
         self.certain = views["certain"]
+        self._p_own = self._movement = None
+
+    def owner(self, square):
+        """The fellow player (relative seat) on a square with one other disc."""
+        return int(np.argmax(self.disc_squares[1:, square])) + 1
 
     def p_own(self):
         """Chance each square's card is a letter of ours we still lack."""
-        missing = self.my_letters == 0
-        return self.cards[:, OWN_LETTERS] @ missing.astype(np.float32)
+        if self._p_own is None:
+            missing = self.my_letters == 0
+            self._p_own = self.cards[:, OWN_LETTERS] @ missing.astype(np.float32)
+        return self._p_own
 
     def face_up_types(self):
         types = np.full(D.NUM_SQUARES, -1)
@@ -209,7 +223,8 @@ class Board:
         tower = (2.0 if full else 0.8) if self.with_devil else 0.05
         worth = self.p_own() - devil_cost * p_devil + tower * p_tower
         worth[self.face_down] += HALL_PASS * self.p_hall_pass()[self.face_down]
-        worth += self.gifts(p_devil + p_tower)
+        if self.with_devil:
+            worth += self.gifts(p_devil + p_tower)
         worth[self.no_card] = 0.0
         if self.me >= 0:
             worth[self.me] = 0.0
@@ -221,7 +236,7 @@ class Board:
         if self.with_devil:
             full = self.my_letters.sum() == D.NUM_LETTERS
             for square in np.flatnonzero(self.discs == 1):
-                other = self.owner[square]
+                other = self.owner(square)
                 gift[square] = ((2.0 if full else 0.3) + 0.1 * self.letters[other].sum() + 0.5 * self.devils[other]) * (
                     1.0 - p_no_hand_over[square])
         return gift
@@ -230,37 +245,62 @@ class Board:
         """Ending the move where the disc stands (a face-up letter we hold): a hand-over, if any."""
         return self.gifts(np.zeros(D.NUM_SQUARES))[self.me]
 
-    def passable(self):
-        """Squares a move may go on from (the engine's may_continue, read off the observation)."""
-        types = self.face_up_types()
-        person = (types >= 0) & (types < 36)
-        hall_pass = np.zeros(D.NUM_SQUARES, bool)
-        hall_pass[person] = self.my_letters[types[person] % D.NUM_LETTERS] > 0
-        can = self.no_card | hall_pass | (self.face_down & self.with_devil)
-        can[self.discs == 1] = self.with_devil
-        return can
-
-    def enterable(self):
-        can = self.discs < 2
-        can[D.DEVIL_SPACE] &= not self.devil_space_blocked
-        return can
-
     def moves_from(self, start):
-        """Moves needed to end on each square from ``start`` (0-1 BFS: each forced stop on the way
-        costs a move); inf where it cannot be reached."""
-        passable, enterable = self.passable(), self.enterable()
-        stops_before = np.full(D.NUM_SQUARES, np.inf)
-        stops_before[start] = 0
-        queue = deque([start])
-        while queue:
-            square = queue.popleft()
-            extra = 0 if square == start or passable[square] else 1
-            for nxt in NEIGHBOURS[square]:
-                cost = stops_before[square] + extra
-                if enterable[nxt] and cost < stops_before[nxt]:
-                    stops_before[nxt] = cost
-                    if extra:
-                        queue.append(nxt)
-                    else:
-                        queue.appendleft(nxt)
-        return stops_before + 1
+        """Moves needed to end on each square from ``start`` (see :func:`moves_from`)."""
+        if self._movement is None:
+            self._movement = movement_rules(self.squares, self.cards, self.my_letters, self.discs,
+                                            bool(self.with_devil), bool(self.devil_space_blocked))
+        return moves_from(start, *self._movement)
+
+
+@njit(cache=True)
+def movement_rules(squares, cards, my_letters, other_discs, with_devil, devil_space_blocked):
+    """Per square, read off the observation: may a move go on from it (the engine's may_continue),
+    and may it enter it at all. Both int8 (1: yes)."""
+    passable = np.zeros(D.NUM_SQUARES, np.int8)
+    enterable = np.zeros(D.NUM_SQUARES, np.int8)
+    for square in range(D.NUM_SQUARES):
+        can = squares[square, 0] > 0 or (squares[square, 1] > 0 and with_devil)  # no card; a devil crossing
+        if squares[square, 2] > 0:  # face up: a person card whose letter we hold is a hall pass
+            card_type = np.argmax(cards[square])
+            can = can or (card_type < D.NUM_PEOPLE and my_letters[card_type % D.NUM_LETTERS] > 0)
+        if other_discs[square] == 1:  # a fellow's disc: only with a devil to hand over
+            can = with_devil
+        passable[square] = can
+        enterable[square] = other_discs[square] < 2
+    if devil_space_blocked:
+        enterable[D.DEVIL_SPACE] = 0
+    return passable, enterable
+
+
+@njit(cache=True)
+def moves_from(start, passable, enterable):
+    """Moves needed to end on each square from ``start`` (float64, inf where it cannot be reached):
+    a 0-1 breadth-first search, each forced stop on the way costing a move.
+
+    The deque lives in one array, ``start`` in its middle. Each square enters it at most twice
+    (0-1 BFS keeps the deque within two consecutive distances, so a square's distance drops at
+    most once after it is first reached), so ``2 * NUM_SQUARES`` entries each way suffice."""
+    stops_before = np.full(D.NUM_SQUARES, np.inf)
+    stops_before[start] = 0
+    queue = np.empty(4 * D.NUM_SQUARES + 1, np.int64)
+    head = tail = 2 * D.NUM_SQUARES
+    queue[tail] = start
+    tail += 1
+    while head < tail:
+        square = queue[head]
+        head += 1
+        extra = 0 if square == start or passable[square] else 1
+        for nxt in NEIGHBOURS[square]:
+            if nxt < 0:
+                continue
+            cost = stops_before[square] + extra
+            if enterable[nxt] and cost < stops_before[nxt]:
+                stops_before[nxt] = cost
+                if extra:
+                    queue[tail] = nxt
+                    tail += 1
+                else:
+                    head -= 1
+                    queue[head] = nxt
+    return stops_before + 1
