@@ -29,6 +29,7 @@ asset (typically to free a barrel it wants to sell).
 """
 
 import numpy as np
+from numba import njit
 
 from envs.volles_fass_voraus import data
 from envs.volles_fass_voraus import engine as E
@@ -65,9 +66,141 @@ def _average_payout_per_barrel():
 
 BASE_WORTH = _average_payout_per_barrel()
 
+#: BEHIND[space, other]: a barrel on ``space`` crosses the corridor from ``other`` to the dock.
+BEHIND = np.array([[other != space and data.SPACE_Y[other] > data.SPACE_Y[space]
+                    and abs(data.SPACE_X[other] - data.SPACE_X[space]) <= data.BARREL_DIAMETER
+                    for other in range(data.NUM_SPACES)] for space in range(data.NUM_SPACES)], np.int8)
+
+
+# ---- the deck's asset, in numba ----------------------------------------------------------------
+# The searches over placements, unloadings and Barry / Farry moves score a deck many times per
+# decision. ``colour_worth[c]`` is BASE_WORTH[c] plus the player's colour bonus, ``sales`` the
+# selling harbours left: they fix a barrel's worth for the decision (see HeuristicAgent._worth,
+# which these follow operation for operation, so the doubloons come out bit for bit the same).
+
+
+@njit(cache=True)
+def barrel_worth(colour_worth, sales, colour, barrels):
+    if sales == 0:
+        return 0.0
+    scarcity = min(1.0, 1.3 * sales / max(1, barrels))
+    return colour_worth[colour] * scarcity * FUTURE_DISCOUNT
+
+
+@njit(cache=True)
+def deck_asset(deck, colour_worth, sales):
+    """The barrels' worth, those that cannot be pulled off now counting ``BURIED``."""
+    barrels = 0
+    for space in range(data.NUM_SPACES):
+        if deck[space]:
+            barrels += 1
+    free = E.extractable(deck)
+    total = 0.0
+    for space in range(data.NUM_SPACES):
+        if deck[space]:
+            weight = 1.0 if (free >> space) & 1 else BURIED
+            total += weight * barrel_worth(colour_worth, sales, deck[space] - 1, barrels)
+    return total
+
+
+@njit(cache=True)
+def blocked_behind(deck, space):
+    """Free spaces whose corridor to the dock a barrel on ``space`` would cross."""
+    count = 0
+    for other in range(data.NUM_SPACES):
+        if BEHIND[space, other] and not deck[other]:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def best_place(deck, colour, colour_worth, sales):
+    """The free space for a barrel of ``colour`` that keeps the asset highest and blocks the fewest
+    free spaces behind it; -1 if the deck is full."""
+    best, best_score = -1, -np.inf
+    for space in range(data.NUM_SPACES):
+        if deck[space]:
+            continue
+        deck[space] = colour + 1
+        score = deck_asset(deck, colour_worth, sales) - 0.15 * blocked_behind(deck, space)
+        deck[space] = 0
+        if score > best_score:
+            best, best_score = space, score
+    return best
+
+
+@njit(cache=True)
+def fits(deck, free, need, space):
+    """A barrel on ``space`` can be pulled off (``free``) and unloaded against ``need``."""
+    return (free >> space) & 1 and deck[space] and (need[deck[space] - 1] > 0 or need[3] > 0)
+
+
+@njit(cache=True)
+def take(need, colour):
+    if need[colour] > 0:
+        need[colour] -= 1
+    else:
+        need[3] -= 1
+
+
+@njit(cache=True)
+def unload_value(deck, need, pay, bonus, colour_worth, sales):
+    """``(possible, value)``: the net gain of the best way to unload ``need`` now: ``pay`` plus each
+    barrel's ``bonus[colour]``, minus the asset they leave with (pairs in both orders)."""
+    deck = deck.copy()
+    before = deck_asset(deck, colour_worth, sales)
+    possible, best = False, 0.0
+    free = E.extractable(deck)
+    for first in range(data.NUM_SPACES):
+        if not fits(deck, free, need, first):
+            continue
+        rest = need.copy()
+        take(rest, deck[first] - 1)
+        gain1 = bonus[deck[first] - 1]
+        colour1, deck[first] = deck[first], 0
+        if rest.sum() == 0:
+            value = pay + gain1 + deck_asset(deck, colour_worth, sales) - before
+            best = value if not possible or value > best else best
+            possible = True
+        else:
+            free_after = E.extractable(deck)
+            for second in range(data.NUM_SPACES):
+                if not fits(deck, free_after, rest, second):
+                    continue
+                gain2 = bonus[deck[second] - 1]
+                colour2, deck[second] = deck[second], 0
+                value = pay + gain1 + gain2 + deck_asset(deck, colour_worth, sales) - before
+                best = value if not possible or value > best else best
+                possible = True
+                deck[second] = colour2
+        deck[first] = colour1
+    return possible, best
+
+
+@njit(cache=True)
+def best_move(deck, moves, colour_worth, sales, threshold):
+    """The Barry / Farry move action (of ``moves``) raising the asset most, by more than
+    ``threshold``; -1 if none does."""
+    now = deck_asset(deck, colour_worth, sales)
+    best, gain = -1, threshold
+    for action in moves:
+        moved = deck.copy()
+        E.apply_move(moved, action - E.A_MOVE)
+        better = deck_asset(moved, colour_worth, sales) - now
+        if better > gain:
+            best, gain = action, better
+    return best
+
 
 class HeuristicAgent(base.Agent):
     name = "heuristic"
+
+    def __init__(self, seed=None):
+        super().__init__(seed)
+        # Each observation is copied into one buffer whose named views are made once: building
+        # the views anew cost more than most decisions' arithmetic.
+        self._observation = np.zeros(E.LAYOUT.size, np.float32)
+        self.v = E.LAYOUT.views(self._observation)
 
     def reset(self, seat, env_id, config):
         super().reset(seat, env_id, config)
@@ -76,15 +209,20 @@ class HeuristicAgent(base.Agent):
     # ---- reading the observation -------------------------------------------------------------
 
     def act(self, observation, action_mask, info=None):
-        v = E.LAYOUT.views(observation)
-        self.v, self.mask = v, action_mask
-        here = np.argwhere(v["ships"][0] > 0)
-        self.harbour, self.berth = (int(here[0][0]), int(here[0][1])) if len(here) else (-1, -1)
-        self.deck = np.zeros(data.NUM_SPACES, np.int8)
-        for space, colour in np.argwhere(v["decks"][0] > 0):
-            self.deck[space] = colour + 1
-        self.route = [int(shape.argmax()) if shape.any() else -1 for shape in v["route"]]
+        self._observation[:] = observation
+        v = self.v
+        self.mask = action_mask
+        here = np.flatnonzero(v["ships"][0])
+        self.harbour, self.berth = divmod(int(here[0]), data.NUM_BERTHS) if here.size else (-1, -1)
+        decks = v["decks"][0]
+        self.deck = np.where(decks.any(axis=1), decks.argmax(axis=1) + 1, 0).astype(np.int8)
+        self.on_deck = [int(c) - 1 for c in self.deck if c]  # colours of the barrels, by space
+        selling = v["route"][:, SELLING_SHAPES].any(axis=1)
+        # sales[h + 1]: selling harbours after harbour h (see _sales_left)
+        self.sales = np.append(np.cumsum(selling[::-1])[::-1], 0).tolist()
         self.sailors = v["sailors"][0] > 0
+        self.bonus = data.SAILOR_COLOUR_BONUS[self.sailors].sum(axis=0).tolist()  # per colour
+        self.colour_worth = BASE_WORTH + self.bonus
         self.money = int(v["doubloons"][0])
         phase = int(v["phase"].argmax())
         action = self._choose(phase)
@@ -94,7 +232,7 @@ class HeuristicAgent(base.Agent):
         return int(action)
 
     def _legal(self, first, stop):
-        return [a for a in range(first, stop) if self.mask[a]]
+        return (np.flatnonzero(self.mask[first:stop]) + first).tolist()
 
     def _has(self, card):
         return bool(self.sailors[card])
@@ -103,49 +241,25 @@ class HeuristicAgent(base.Agent):
 
     def _sales_left(self, after):
         """Harbours after ``after`` where barrels can still be sold (the route is in the observation)."""
-        return sum(1 for shape in self.route[after + 1:] if shape in SELLING_SHAPES)
+        return self.sales[after + 1]
 
     def _colour_bonus(self, colour):
-        return float(data.SAILOR_COLOUR_BONUS[self.sailors, colour].sum())
+        return float(self.bonus[colour])
 
     def _worth(self, colour, after, barrels):
         """Expected doubloons from a barrel of ``colour`` kept beyond harbour ``after``."""
         sales = self._sales_left(after)
-        if sales == 0:
-            return 0.0
-        scarcity = min(1.0, 1.3 * sales / max(1, barrels))
-        return (BASE_WORTH[colour] + self._colour_bonus(colour)) * scarcity * FUTURE_DISCOUNT
+        return self._numpy_float(barrel_worth(self.colour_worth, sales, colour, barrels), sales)
+
+    @staticmethod
+    def _numpy_float(doubloons, sales):
+        """A worth as the Python sums over numpy's BASE_WORTH made it: np.float64 while barrels
+        are worth something, else a Python 0.0. Its type matters where it meets a float32 berth
+        feature: numpy rounds a Python float to float32 there, but not an np.float64."""
+        return np.float64(doubloons) if sales else doubloons
 
     def _asset(self, deck, after):
-        barrels = int((deck > 0).sum())
-        free = E.extractable(deck)
-        total = 0.0
-        for space in range(data.NUM_SPACES):
-            if deck[space]:
-                weight = 1.0 if (free >> space) & 1 else BURIED
-                total += weight * self._worth(deck[space] - 1, after, barrels)
-        return total
-
-    def _blocked_behind(self, deck, space):
-        """Free spaces whose corridor to the dock a barrel on ``space`` would cross."""
-        count = 0
-        for other in range(data.NUM_SPACES):
-            if other != space and not deck[other] and data.SPACE_Y[other] > data.SPACE_Y[space] and \
-                    abs(data.SPACE_X[other] - data.SPACE_X[space]) <= data.BARREL_DIAMETER:
-                count += 1
-        return count
-
-    def _best_place(self, deck, colour, after):
-        best, best_score = None, -np.inf
-        for space in range(data.NUM_SPACES):
-            if deck[space]:
-                continue
-            deck[space] = colour + 1
-            score = self._asset(deck, after) - 0.15 * self._blocked_behind(deck, space)
-            deck[space] = 0
-            if score > best_score:
-                best, best_score = space, score
-        return best, best_score
+        return deck_asset(deck, self.colour_worth, self._sales_left(after))
 
     # ---- sailors ------------------------------------------------------------------------------
 
@@ -165,44 +279,15 @@ class HeuristicAgent(base.Agent):
     # ---- unloading ----------------------------------------------------------------------------
 
     def _unload_bonus(self, colour, pos):
-        plaza = sum(1 for card in range(data.NUM_SAILORS) if self.sailors[card] and data.SAILOR_PLAZA[card] == pos)
+        plaza = int(np.count_nonzero(self.sailors & (data.SAILOR_PLAZA == pos)))
         return self._colour_bonus(colour) + plaza
 
     def _unload_value(self, need, pay, pos, after):
         """Net gain of the best way to unload ``need`` now (pay + bonuses - worth given up); None if impossible."""
-        deck = self.deck.copy()
-        before = self._asset(deck, after)
-        best = None
-        for first in self._fitting(deck, need):
-            rest = need.copy()
-            self._take(rest, deck[first] - 1)
-            gain1 = self._unload_bonus(deck[first] - 1, pos)
-            colour1, deck[first] = deck[first], 0
-            if rest.sum() == 0:
-                value = pay + gain1 + self._asset(deck, after) - before
-                best = value if best is None else max(best, value)
-            else:
-                for second in self._fitting(deck, rest):
-                    gain2 = self._unload_bonus(deck[second] - 1, pos)
-                    colour2, deck[second] = deck[second], 0
-                    value = pay + gain1 + gain2 + self._asset(deck, after) - before
-                    best = value if best is None else max(best, value)
-                    deck[second] = colour2
-            deck[first] = colour1
-        return best
-
-    @staticmethod
-    def _take(need, colour):
-        if need[colour] > 0:
-            need[colour] -= 1
-        else:
-            need[3] -= 1
-
-    @staticmethod
-    def _fitting(deck, need):
-        free = E.extractable(deck)
-        return [s for s in range(data.NUM_SPACES)
-                if (free >> s) & 1 and deck[s] and (need[deck[s] - 1] > 0 or need[3] > 0)]
+        sales = self._sales_left(after)
+        bonus = np.array([self._unload_bonus(colour, pos) for colour in range(3)])
+        possible, value = unload_value(self.deck, need, pay, bonus, self.colour_worth, sales)
+        return self._numpy_float(value, sales) if possible else None
 
     # ---- choosing a berth ---------------------------------------------------------------------
 
@@ -215,7 +300,8 @@ class HeuristicAgent(base.Agent):
             score += float(data.SAILOR_FISH[self.sailors].sum())
         if f[F_SAIL]:
             score += float(data.SAILOR_SAIL[self.sailors].sum())
-        worths = sorted(self._worth(self.deck[s] - 1, after, barrels) for s in range(data.NUM_SPACES) if self.deck[s])
+        per_colour = [self._worth(colour, after, barrels) for colour in range(3)]
+        worths = sorted(per_colour[colour] for colour in self.on_deck)
         if f[F_ROB_BARREL] and worths and not self._has(data.PIT):
             score -= worths[0]
         if f[F_ROB] and not self._has(data.PIRANHA):
@@ -265,8 +351,8 @@ class HeuristicAgent(base.Agent):
             return self._load_pick(after)
         if phase == E.PH_LOAD_PLACE:
             colour = int(self.v["hand"].argmax())
-            space, _ = self._best_place(self.deck.copy(), colour, after)
-            return E.A_SPACE + space
+            space = best_place(self.deck.copy(), colour, self.colour_worth, self._sales_left(after))
+            return E.A_SPACE + space if space >= 0 else None
         if phase == E.PH_UNLOAD:
             return self._unload_pick(after)
         if phase in (E.PH_ROB_BARREL, E.PH_STORM_BARREL):
@@ -334,15 +420,8 @@ class HeuristicAgent(base.Agent):
         return max((a for a in options if self.mask[a]), key=options.get)
 
     def _best_move(self, after, threshold):
-        moves = self._legal(E.A_MOVE, E.NUM_ACTIONS)
-        if not moves:
+        moves = np.flatnonzero(self.mask[E.A_MOVE:]) + E.A_MOVE
+        if not moves.size:
             return None
-        now = self._asset(self.deck, after)
-        best, gain = None, threshold
-        for action in moves:
-            deck = self.deck.copy()
-            E.apply_move(deck, action - E.A_MOVE)
-            better = self._asset(deck, after) - now
-            if better > gain:
-                best, gain = action, better
-        return best
+        best = best_move(self.deck, moves, self.colour_worth, self._sales_left(after), threshold)
+        return int(best) if best >= 0 else None
