@@ -7,8 +7,9 @@ the even seats, random players on the odd ones) and records every heuristic deci
 observation and mask it was given. Then it replays those decisions back to back, for each
 recorded game a fresh agent per heuristic seat with the same seed and the same sequence of calls
 as in play (so it takes the same actions), timing each ``act`` call alone. Printed per game:
-decisions, mean and median microseconds per decision. Nothing is written: the figures depend on
-the machine and its load.
+decisions, mean and median wall-clock microseconds per decision, and the mean thread CPU time
+per decision (on a loaded machine the wall clock also counts the time the process waited for a
+core; the CPU time does not). Nothing is written: the figures depend on the machine and its load.
 """
 
 import argparse
@@ -62,18 +63,19 @@ def record_game(env_id, num_players, seed, options=None):
     return lineup[seats[0]].config, seats, decisions
 
 
-def replay_game(env_id, seed, config, seats, decisions, clock=time.perf_counter_ns):
+def replay_game(env_id, seed, config, seats, decisions):
     """Fresh agents (same seeds) asked the recorded decisions in order; returns the actions and
-    the nanoseconds each ``act`` took."""
+    the wall-clock and thread CPU nanoseconds each ``act`` took."""
     agents = [heuristic_for(env_id, seed=agent_seed(seed, seat)) for seat in seats]
     for agent, seat in zip(agents, seats):
         agent.reset(seat, env_id, config)
-    actions, times = [], []
+    actions, wall, cpu = [], [], []
     for index, observation, mask, _ in decisions:
-        start = clock()
+        start, start_cpu = time.perf_counter_ns(), time.thread_time_ns()
         actions.append(agents[index].act(observation, mask, {}))
-        times.append(clock() - start)
-    return actions, times
+        cpu.append(time.thread_time_ns() - start_cpu)
+        wall.append(time.perf_counter_ns() - start)
+    return actions, wall, cpu
 
 
 def main():
@@ -82,7 +84,7 @@ def main():
     parser.add_argument("--env", nargs="*", default=GAMES_WITH_HEURISTICS)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    print(f"{'game':24s} {'decisions':>9s} {'mean µs':>9s} {'median µs':>9s}")
+    print(f"{'game':24s} {'decisions':>9s} {'mean µs':>9s} {'median µs':>9s} {'mean CPU µs':>11s}")
     for env_id in args.env:
         counts = envs.game_of(env_id).player_counts
         games = []
@@ -90,13 +92,15 @@ def main():
             seed = args.seed + k
             games.append((seed, *record_game(env_id, counts[k % len(counts)], seed)))
         replay_game(env_id, *games[0])  # warm-up: imports, numba compilation
-        times = []
+        wall, cpu = [], []
         for seed, config, seats, decisions in games:
-            actions, took = replay_game(env_id, seed, config, seats, decisions)
+            actions, game_wall, game_cpu = replay_game(env_id, seed, config, seats, decisions)
             assert actions == [d[3] for d in decisions], "the replay did not repeat the recorded play"
-            times += took
-        micros = np.array(times) / 1e3
-        print(f"{env_id:24s} {micros.size:9d} {micros.mean():9.1f} {statistics.median(micros):9.1f}", flush=True)
+            wall += game_wall
+            cpu += game_cpu
+        wall, cpu = np.array(wall) / 1e3, np.array(cpu) / 1e3
+        print(f"{env_id:24s} {wall.size:9d} {wall.mean():9.1f} {statistics.median(wall):9.1f} {cpu.mean():11.1f}",
+              flush=True)
 
 
 if __name__ == "__main__":

@@ -72,11 +72,43 @@ BEHIND = np.array([[other != space and data.SPACE_Y[other] > data.SPACE_Y[space]
                     for other in range(data.NUM_SPACES)] for space in range(data.NUM_SPACES)], np.int8)
 
 
-# ---- the deck's asset, in numba ----------------------------------------------------------------
+# ---- reading the observation, and the deck's asset, in numba ----------------------------------------------------------------
 # The searches over placements, unloadings and Barry / Farry moves score a deck many times per
 # decision. ``colour_worth[c]`` is BASE_WORTH[c] plus the player's colour bonus, ``sales`` the
 # selling harbours left: they fix a barrel's worth for the decision (see HeuristicAgent._worth,
 # which these follow operation for operation, so the doubloons come out bit for bit the same).
+
+
+@njit(cache=True)
+def read_own_ship(ships, decks, route, sailors):
+    """From our rows of the observation: the harbour and berth of our ship (-1, -1 before it is
+    placed); our deck (colour + 1 per space, 0 empty); ``sales[h + 1]``, the selling harbours
+    after harbour ``h``; our sailors' bonus per barrel colour and per unloading berth (plazas)."""
+    harbour = berth = -1
+    for h in range(data.NUM_HARBOURS):
+        for b in range(data.NUM_BERTHS):
+            if ships[h, b] > 0 and harbour < 0:
+                harbour, berth = h, b
+    deck = np.zeros(data.NUM_SPACES, np.int8)
+    for space in range(data.NUM_SPACES):
+        for colour in range(data.NUM_COLOURS):
+            if decks[space, colour] > 0:
+                deck[space] = colour + 1
+    sales = np.zeros(data.NUM_HARBOURS + 2, np.int64)
+    for h in range(data.NUM_HARBOURS - 1, -1, -1):
+        selling = 0
+        for shape in SELLING_SHAPES:
+            if route[h, shape] > 0:
+                selling = 1
+        sales[h] = sales[h + 1] + selling
+    colour_bonus = np.zeros(data.NUM_COLOURS, np.int64)
+    plaza_bonus = np.zeros(data.NUM_BERTHS, np.int64)
+    for card in range(data.NUM_SAILORS):
+        if sailors[card] > 0:
+            colour_bonus += data.SAILOR_COLOUR_BONUS[card]
+            if data.SAILOR_PLAZA[card] >= 0:
+                plaza_bonus[data.SAILOR_PLAZA[card]] += 1
+    return harbour, berth, deck, sales, colour_bonus, plaza_bonus
 
 
 @njit(cache=True)
@@ -200,7 +232,8 @@ class HeuristicAgent(base.Agent):
         # Each observation is copied into one buffer whose named views are made once: building
         # the views anew cost more than most decisions' arithmetic.
         self._observation = np.zeros(E.LAYOUT.size, np.float32)
-        self.v = E.LAYOUT.views(self._observation)
+        self.v = v = E.LAYOUT.views(self._observation)
+        self._own_rows = v["ships"][0], v["decks"][0], v["route"], v["sailors"][0]
 
     def reset(self, seat, env_id, config):
         super().reset(seat, env_id, config)
@@ -212,17 +245,12 @@ class HeuristicAgent(base.Agent):
         self._observation[:] = observation
         v = self.v
         self.mask = action_mask
-        here = np.flatnonzero(v["ships"][0])
-        self.harbour, self.berth = divmod(int(here[0]), data.NUM_BERTHS) if here.size else (-1, -1)
-        decks = v["decks"][0]
-        self.deck = np.where(decks.any(axis=1), decks.argmax(axis=1) + 1, 0).astype(np.int8)
-        self.on_deck = [int(c) - 1 for c in self.deck if c]  # colours of the barrels, by space
-        selling = v["route"][:, SELLING_SHAPES].any(axis=1)
-        # sales[h + 1]: selling harbours after harbour h (see _sales_left)
-        self.sales = np.append(np.cumsum(selling[::-1])[::-1], 0).tolist()
+        harbour, berth, self.deck, self.sales, colour_bonus, self.plaza_bonus = read_own_ship(*self._own_rows)
+        self.harbour, self.berth = int(harbour), int(berth)
+        self.barrels = int(np.count_nonzero(self.deck))
         self.sailors = v["sailors"][0] > 0
-        self.bonus = data.SAILOR_COLOUR_BONUS[self.sailors].sum(axis=0).tolist()  # per colour
-        self.colour_worth = BASE_WORTH + self.bonus
+        self.colour_bonus = colour_bonus.astype(np.float64)
+        self.colour_worth = BASE_WORTH + colour_bonus
         self.money = int(v["doubloons"][0])
         phase = int(v["phase"].argmax())
         action = self._choose(phase)
@@ -244,7 +272,7 @@ class HeuristicAgent(base.Agent):
         return self.sales[after + 1]
 
     def _colour_bonus(self, colour):
-        return float(self.bonus[colour])
+        return float(self.colour_bonus[colour])
 
     def _worth(self, colour, after, barrels):
         """Expected doubloons from a barrel of ``colour`` kept beyond harbour ``after``."""
@@ -279,29 +307,32 @@ class HeuristicAgent(base.Agent):
     # ---- unloading ----------------------------------------------------------------------------
 
     def _unload_bonus(self, colour, pos):
-        plaza = int(np.count_nonzero(self.sailors & (data.SAILOR_PLAZA == pos)))
-        return self._colour_bonus(colour) + plaza
+        return self._colour_bonus(colour) + int(self.plaza_bonus[pos])
 
     def _unload_value(self, need, pay, pos, after):
         """Net gain of the best way to unload ``need`` now (pay + bonuses - worth given up); None if impossible."""
         sales = self._sales_left(after)
-        bonus = np.array([self._unload_bonus(colour, pos) for colour in range(3)])
+        bonus = self.colour_bonus + self.plaza_bonus[pos]  # _unload_bonus of each colour
         possible, value = unload_value(self.deck, need, pay, bonus, self.colour_worth, sales)
         return self._numpy_float(value, sales) if possible else None
 
     # ---- choosing a berth ---------------------------------------------------------------------
 
-    def _berth_score(self, harbour, pos):
+    def _kept_worths(self, after):
+        """The worth of each barrel on deck kept beyond harbour ``after``, cheapest first."""
+        per_colour = [self._worth(colour, after, self.barrels) for colour in range(3)]
+        return sorted(per_colour[colour - 1] for colour in self.deck.tolist() if colour)
+
+    def _berth_score(self, harbour, pos, worths):
+        """What berth ``pos`` of ``harbour`` is worth to us (``worths``: ``_kept_worths(harbour)``)."""
         f = self.v["berths"][harbour, pos]
         after = harbour
-        barrels = int((self.deck > 0).sum())
+        barrels = self.barrels
         score = 0.0
         if f[F_FISH]:
             score += float(data.SAILOR_FISH[self.sailors].sum())
         if f[F_SAIL]:
             score += float(data.SAILOR_SAIL[self.sailors].sum())
-        per_colour = [self._worth(colour, after, barrels) for colour in range(3)]
-        worths = sorted(per_colour[colour] for colour in self.on_deck)
         if f[F_ROB_BARREL] and worths and not self._has(data.PIT):
             score -= worths[0]
         if f[F_ROB] and not self._has(data.PIRANHA):
@@ -346,7 +377,9 @@ class HeuristicAgent(base.Agent):
             return max(berths, key=lambda a: self.v["berths"][0, a - E.A_BERTH, F_START])
         if phase == E.PH_CHOOSE_BERTH:
             berths = self._legal(E.A_BERTH, E.A_SPACE)
-            return max(berths, key=lambda a: self._berth_score(self.harbour + 1, a - E.A_BERTH))
+            harbour = self.harbour + 1
+            worths = self._kept_worths(harbour)
+            return max(berths, key=lambda a: self._berth_score(harbour, a - E.A_BERTH, worths))
         if phase == E.PH_LOAD_PICK:
             return self._load_pick(after)
         if phase == E.PH_LOAD_PLACE:
@@ -381,7 +414,7 @@ class HeuristicAgent(base.Agent):
 
     def _load_pick(self, after):
         f = self.v["berths"][self.harbour, self.berth]
-        barrels = int((self.deck > 0).sum())
+        barrels = self.barrels
         colours = [a - E.A_COLOUR for a in self._legal(E.A_COLOUR, E.A_SAILOR)]
         if not colours:
             return E.A_PASS
@@ -411,7 +444,7 @@ class HeuristicAgent(base.Agent):
 
     def _hire(self, after):
         f = self.v["berths"][self.harbour, self.berth]
-        barrels = int((self.deck > 0).sum())
+        barrels = self.barrels
         colour = next((c for c in range(3) if f[F_BARRELS + c]), None)
         barrel = 0.8 * self._worth(colour, after, barrels + 1) if colour is not None else 0.0
         cost = float(f[F_COST])
