@@ -39,6 +39,8 @@ disc freed of its devil would leave); lose the letters whose cards lie face up n
 the board it turns cards over at random (its result is settled).
 """
 
+from functools import cached_property
+
 import numpy as np
 from numba import njit
 
@@ -55,6 +57,10 @@ TARGETS = 3         # best targets whose move distances are searched
 SWAP_BEYOND = 2     # swap a known letter closer when it is more than this many moves away
 HALL_PASS = 0.1     # worth of the chance a face-down card lets the move go on
 NEIGHBOURS = D.NEIGHBOURS
+PERSON_LETTER = np.arange(D.NUM_PEOPLE) % D.NUM_LETTERS  # the letter of each person card type
+#: PER_MOVE ** moves for moves 0..NUM_SQUARES, as numpy computes it (the same ufunc loop as a
+#: whole array of move counts: the reach below is bit for bit what numpy made of it).
+DISCOUNT = PER_MOVE ** np.arange(D.NUM_SQUARES + 1, dtype=np.float64)
 
 
 class HeuristicAgent(base.Agent):
@@ -117,11 +123,7 @@ class HeuristicAgent(base.Agent):
 
     def _reach(self, view, worth):
         """The discounted worth of the best targets from each square."""
-        reach = np.zeros(D.NUM_SQUARES)
-        for target in np.argsort(-worth)[:TARGETS]:
-            if worth[target] > 0:
-                reach = np.maximum(reach, worth[target] * PER_MOVE ** view.moves_from(target))
-        return reach
+        return reach(worth, np.argsort(-worth)[:TARGETS], *view.movement())
 
     def _plan_swap(self, view, mask, destinations, worth):
         """Bring a known letter of ours within reach: swap it onto a face-down card we reach now."""
@@ -173,25 +175,19 @@ class Board:
     derived array is computed once per decision, when first needed)."""
 
     def __init__(self, views):
+        self.views = views
         self.phase = int(np.argmax(views["phase"]))
         self.letters = views["letters"]
         self.my_letters = views["letters"][0]
         self.devils = views["devils"]
-        self.with_devil = views["devils"][0] > 0
-        self.disc_squares = views["discs"]
-        mine = np.flatnonzero(views["discs"][0])
-        self.me = int(mine[0]) if mine.size else -1
-        self.discs = views["discs"][1:].sum(axis=0)  # other discs per square
-        self.squares = squares = views["squares"]
-        self.no_card, self.face_down, self.face_up = squares[:, 0] > 0, squares[:, 1] > 0, squares[:, 2] > 0
-        self.devil_space_blocked = views["devils_home"][0] > 0
         self.cards = views["cards"]
         self.certain = views["certain"]
+        self.me, self.discs, self.owner = read_discs(views["discs"])  # discs: other discs per square
         self._p_own = self._movement = None
 
-    def owner(self, square):
-        """The fellow player (relative seat) on a square with one other disc."""
-        return int(np.argmax(self.disc_squares[1:, square])) + 1
+    @cached_property
+    def face_down(self):
+        return self.views["squares"][:, 1] > 0
 
     def p_own(self):
         """Chance each square's card is a letter of ours we still lack."""
@@ -202,7 +198,8 @@ class Board:
 
     def face_up_types(self):
         types = np.full(D.NUM_SQUARES, -1)
-        types[self.face_up] = self.cards[self.face_up].argmax(axis=1)
+        face_up = self.views["squares"][:, 2] > 0
+        types[face_up] = self.cards[face_up].argmax(axis=1)
         return types
 
     def known_own_missing(self):
@@ -211,46 +208,109 @@ class Board:
 
     def p_hall_pass(self):
         """Chance each square's card is a letter we hold (any colour): a flip there lets us go on."""
-        held = np.tile(self.my_letters > 0, D.NUM_PEOPLE // D.NUM_LETTERS).astype(np.float32)
+        held = (self.my_letters > 0)[PERSON_LETTER].astype(np.float32)
         return self.cards[:, : D.NUM_PEOPLE] @ held
 
     def worth(self):
-        """What ending a move on each square is worth to us (see the module docstring)."""
-        held = int(self.my_letters.sum())
-        p_devil, p_tower = self.cards[:, D.TYPE_DEVIL], self.cards[:, D.TYPE_TOWER]
-        full = held == D.NUM_LETTERS
-        devil_cost = 0.5 * min(2, held) + 0.1 if self.with_devil else 0.2
-        tower = (2.0 if full else 0.8) if self.with_devil else 0.05
-        worth = self.p_own() - devil_cost * p_devil + tower * p_tower
-        worth[self.face_down] += HALL_PASS * self.p_hall_pass()[self.face_down]
-        if self.with_devil:
-            worth += self.gifts(p_devil + p_tower)
-        worth[self.no_card] = 0.0
-        if self.me >= 0:
-            worth[self.me] = 0.0
-        return worth
-
-    def gifts(self, p_no_hand_over):
-        """With a devil: the worth of handing it to the fellow on each square (one fellow there)."""
-        gift = np.zeros(D.NUM_SQUARES)
-        if self.with_devil:
-            full = self.my_letters.sum() == D.NUM_LETTERS
-            for square in np.flatnonzero(self.discs == 1):
-                other = self.owner(square)
-                gift[square] = ((2.0 if full else 0.3) + 0.1 * self.letters[other].sum() + 0.5 * self.devils[other]) * (
-                    1.0 - p_no_hand_over[square])
-        return gift
+        """What ending a move on each square is worth to us (see :func:`square_worth`)."""
+        return square_worth(self.p_own(), self.p_hall_pass(), self.views["squares"], self.cards, self.letters,
+                            self.devils, self.discs, self.owner, self.me)
 
     def stop_worth(self):
         """Ending the move where the disc stands (a face-up letter we hold): a hand-over, if any."""
-        return self.gifts(np.zeros(D.NUM_SQUARES))[self.me]
+        if self.devils[0] > 0 and self.discs[self.me] == 1:
+            return hand_over_worth(self.letters, self.devils, self.owner[self.me], np.float32(0.0))
+        return 0.0
+
+    def movement(self):
+        """``(passable, enterable)`` of :func:`movement_rules`, for :func:`moves_from`."""
+        if self._movement is None:
+            self._movement = movement_rules(self.views["squares"], self.cards, self.my_letters, self.discs,
+                                            self.devils[0] > 0, self.views["devils_home"][0] > 0)
+        return self._movement
 
     def moves_from(self, start):
         """Moves needed to end on each square from ``start`` (see :func:`moves_from`)."""
-        if self._movement is None:
-            self._movement = movement_rules(self.squares, self.cards, self.my_letters, self.discs,
-                                            bool(self.with_devil), bool(self.devil_space_blocked))
-        return moves_from(start, *self._movement)
+        return moves_from(start, *self.movement())
+
+
+# ---- the arithmetic of a decision, in numba ------------------------------------------------------
+# The worth of the squares is float32 arithmetic on the observation's float32 beliefs, written
+# here operation for operation as numpy did it on arrays (a Python float constant meeting a
+# float32 array is rounded to float32 first): the same bits, so the same decisions as the
+# numpy version it replaced. The beliefs' dot products stay in numpy (p_own, p_hall_pass): their
+# summation order is numpy's (BLAS) to keep.
+
+
+@njit(cache=True)
+def read_discs(discs):
+    """``(me, others, owner)``: the observer's square (-1 off the board), the other discs on each
+    square, and on a square with one other disc whose it is (relative seat; else -1)."""
+    me = -1
+    others = np.zeros(D.NUM_SQUARES, np.int64)
+    owner = np.full(D.NUM_SQUARES, -1, np.int64)
+    for square in range(D.NUM_SQUARES):
+        if discs[0, square] > 0 and me < 0:
+            me = square
+        for player in range(1, discs.shape[0]):
+            if discs[player, square] > 0:
+                others[square] += 1
+                owner[square] = player
+    return me, others, owner
+
+
+@njit(cache=True)
+def hand_over_worth(letters, devils, fellow, p_no_hand_over):
+    """With a devil: the worth of handing it to ``fellow`` (more the more letters they have, more
+    again with a devil of their own), unless the card there is a devil or a tower."""
+    full = letters[0].sum() == D.NUM_LETTERS
+    fellow_letters = np.float32(0.0)
+    for letter in range(D.NUM_LETTERS):
+        fellow_letters += letters[fellow, letter]
+    base = np.float32(2.0 if full else 0.3)
+    return (base + np.float32(0.1) * fellow_letters + np.float32(0.5) * devils[fellow]) * (
+        np.float32(1.0) - p_no_hand_over)
+
+
+@njit(cache=True)
+def square_worth(p_own, p_hall_pass, squares, cards, letters, devils, other_discs, owner, me):
+    """What ending a move on each square is worth to us (float32; see the module docstring)."""
+    held = 0
+    for letter in range(D.NUM_LETTERS):
+        held += int(letters[0, letter] > 0)
+    with_devil = devils[0] > 0
+    full = held == D.NUM_LETTERS
+    devil_cost = np.float32(0.5 * min(2, held) + 0.1 if with_devil else 0.2)
+    tower = np.float32((2.0 if full else 0.8) if with_devil else 0.05)
+    worth = np.empty(D.NUM_SQUARES, np.float32)
+    for square in range(D.NUM_SQUARES):
+        p_devil, p_tower = cards[square, D.TYPE_DEVIL], cards[square, D.TYPE_TOWER]
+        value = p_own[square] - devil_cost * p_devil + tower * p_tower
+        if squares[square, 1] > 0:  # face down: it may let the move go on
+            value += np.float32(HALL_PASS) * p_hall_pass[square]
+        if with_devil and other_discs[square] == 1:  # numpy added the float64 gift to float32
+            gift = hand_over_worth(letters, devils, owner[square], p_devil + p_tower)
+            value = np.float32(np.float64(value) + np.float64(gift))
+        if squares[square, 0] > 0:  # no card
+            value = np.float32(0.0)
+        worth[square] = value
+    if me >= 0:
+        worth[me] = 0.0
+    return worth
+
+
+@njit(cache=True)
+def reach(worth, targets, passable, enterable):
+    """The discounted worth of the best ``targets`` (those worth something) from each square:
+    ``worth[target] * PER_MOVE ** moves``, the most of them (float64)."""
+    best = np.zeros(D.NUM_SQUARES)
+    for target in targets:
+        if worth[target] > 0:
+            moves = moves_from(target, passable, enterable)
+            for square in range(D.NUM_SQUARES):
+                discount = DISCOUNT[int(moves[square])] if moves[square] < np.inf else 0.0
+                best[square] = max(best[square], np.float64(worth[target]) * discount)
+    return best
 
 
 @njit(cache=True)
