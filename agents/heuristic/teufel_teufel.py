@@ -130,15 +130,16 @@ class HeuristicAgent(base.Agent):
         self.swap_plan = None
         if not mask[D.BEGIN_SWAP] or view.me < 0 or (destinations.size and worth[destinations].max() >= 0.9):
             return False
-        known = [s for s in np.flatnonzero(view.known_own_missing()) if view.discs[s] == 0]
-        if not known:
+        known = np.flatnonzero(view.known_own_missing() & (view.discs == 0))
+        if not known.size:
             return False
         moves = view.moves_from(view.me)
-        letter_square = min(known, key=lambda s: moves[s])
+        letter_square = known[np.argmin(moves[known])]  # the nearest (the first of equals)
         if moves[letter_square] <= SWAP_BEYOND:
             return False
-        partners = [s for s in destinations if view.face_down[s] and view.discs[s] == 0 and s != letter_square]
-        if not partners:
+        partners = destinations[view.face_down[destinations] & (view.discs[destinations] == 0)
+                                & (destinations != letter_square)]
+        if not partners.size:
             return False
         self.swap_plan = (int(letter_square), int(partners[0]))
         return True
