@@ -37,6 +37,12 @@ and always hand it over; take a stolen devil from the player with the fewest let
 disc freed of its devil would leave); lose the letters whose cards lie face up nearest to you
 (easiest to fetch again); place the disc near the centre. It never makes a devil move, and off
 the board it turns cards over at random (its result is settled).
+
+**Speed.** The search runs once per decision of batched self-play, so its arithmetic lives in
+small numba helpers (the square worths, the move counts, the reach); the dot products of the
+beliefs stay numpy's. The helpers repeat numpy's float32 arithmetic operation for operation, so
+the decisions are exactly those of the plain numpy version before them (pinned by
+``tests/teufel_teufel/test_heuristic.py``); ``benchmarks/heuristic_speed.py`` times them.
 """
 
 from functools import cached_property
@@ -123,7 +129,7 @@ class HeuristicAgent(base.Agent):
 
     def _reach(self, view, worth):
         """The discounted worth of the best targets from each square."""
-        return reach(worth, np.argsort(-worth)[:TARGETS], *view.movement())
+        return reach(worth, np.argsort(-worth)[:TARGETS], *view.movement)
 
     def _plan_swap(self, view, mask, destinations, worth):
         """Bring a known letter of ours within reach: swap it onto a face-down card we reach now."""
@@ -151,7 +157,7 @@ class HeuristicAgent(base.Agent):
 
     def peek(self, view, mask):
         squares = np.flatnonzero(mask[: D.NUM_SQUARES])
-        chance = view.p_own()[squares] - view.certain[squares]  # nothing to learn where we know
+        chance = view.p_own[squares] - view.certain[squares]  # nothing to learn where we know
         return squares[np.argmax(chance + self.rng.random(squares.size) * 1e-3)]
 
     def steal(self, view, mask):
@@ -184,18 +190,16 @@ class Board:
         self.cards = views["cards"]
         self.certain = views["certain"]
         self.me, self.discs, self.owner = read_discs(views["discs"])  # discs: other discs per square
-        self._p_own = self._movement = None
 
     @cached_property
     def face_down(self):
         return self.views["squares"][:, 1] > 0
 
+    @cached_property
     def p_own(self):
         """Chance each square's card is a letter of ours we still lack."""
-        if self._p_own is None:
-            missing = self.my_letters == 0
-            self._p_own = self.cards[:, OWN_LETTERS] @ missing.astype(np.float32)
-        return self._p_own
+        missing = self.my_letters == 0
+        return self.cards[:, OWN_LETTERS] @ missing.astype(np.float32)
 
     def face_up_types(self):
         types = np.full(D.NUM_SQUARES, -1)
@@ -205,7 +209,7 @@ class Board:
 
     def known_own_missing(self):
         """Squares certainly holding a letter of ours we lack (face up or peeked)."""
-        return (self.p_own() > 0.999) & (self.certain > 0)
+        return (self.p_own > 0.999) & (self.certain > 0)
 
     def p_hall_pass(self):
         """Chance each square's card is a letter we hold (any colour): a flip there lets us go on."""
@@ -214,7 +218,7 @@ class Board:
 
     def worth(self):
         """What ending a move on each square is worth to us (see :func:`square_worth`)."""
-        return square_worth(self.p_own(), self.p_hall_pass(), self.views["squares"], self.cards, self.letters,
+        return square_worth(self.p_own, self.p_hall_pass(), self.views["squares"], self.cards, self.letters,
                             self.devils, self.discs, self.owner, self.me)
 
     def stop_worth(self):
@@ -223,16 +227,15 @@ class Board:
             return hand_over_worth(self.letters, self.devils, self.owner[self.me], np.float32(0.0))
         return 0.0
 
+    @cached_property
     def movement(self):
         """``(passable, enterable)`` of :func:`movement_rules`, for :func:`moves_from`."""
-        if self._movement is None:
-            self._movement = movement_rules(self.views["squares"], self.cards, self.my_letters, self.discs,
-                                            self.devils[0] > 0, self.views["devils_home"][0] > 0)
-        return self._movement
+        return movement_rules(self.views["squares"], self.cards, self.my_letters, self.discs, self.devils[0] > 0,
+                              self.views["devils_home"][0] > 0)
 
     def moves_from(self, start):
         """Moves needed to end on each square from ``start`` (see :func:`moves_from`)."""
-        return moves_from(start, *self.movement())
+        return moves_from(start, *self.movement)
 
 
 # ---- the arithmetic of a decision, in numba ------------------------------------------------------

@@ -26,6 +26,13 @@ what you need). Unloads the barrel that earns most now and frees most afterwards
 and storms the barrel it will miss least; gives up the least useful sailor, and in storm chaos
 takes the most useful one. Barry Fassel / Farry Bassel move a barrel whenever that raises the
 asset (typically to free a barrel it wants to sell).
+
+**Speed.** The searches over decks (placements, unloadings, Barry / Farry moves) and the reading
+of its own ship from the observation run in small numba helpers; the berth scores stay Python
+on the observation's float32 features, with the helpers' results given the types the Python
+sums had, so numpy rounds exactly as before. The decisions are exactly those of the plain
+Python version before them (pinned by ``tests/volles_fass_voraus/test_heuristic.py``);
+``benchmarks/heuristic_speed.py`` times them.
 """
 
 import numpy as np
@@ -284,7 +291,7 @@ class HeuristicAgent(base.Agent):
         """A worth as the Python sums over numpy's BASE_WORTH made it: np.float64 while barrels
         are worth something, else a Python 0.0. Its type matters where it meets a float32 berth
         feature: numpy rounds a Python float to float32 there, but not an np.float64."""
-        return np.float64(doubloons) if sales else doubloons
+        return np.float64(doubloons) if sales else float(doubloons)
 
     def _asset(self, deck, after):
         return deck_asset(deck, self.colour_worth, self._sales_left(after))
