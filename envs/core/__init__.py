@@ -3,6 +3,10 @@
 Nothing here knows a game's rules; see ``docs/DESIGN.md`` for how a game plugs in.
 """
 
+from .cache import configure_numba_cache
+
+configure_numba_cache()  # before any of our jitted functions is defined: they take their cache place then
+
 from .game import Game, IllegalActionError, Option, int_range, register_engine
 from .layout import Layout
 from .state import config_dtype, new_states, state_dtype
