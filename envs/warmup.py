@@ -13,14 +13,18 @@ their public interfaces and with the argument types they use, everything that ca
   heuristic opponents, or ``TeamVecEnv`` for the cooperative game), when stable-baselines3 is
   installed (the ``train`` extra).
 
-It prints one line per game: seconds taken and whether anything had to be compiled. A warm cache
-makes the whole run take seconds; the cold times are kept (in the cache root) for the notice a
-compile at run time prints (see :mod:`envs.core.cache`).
+Games compile ``--jobs`` at a time (default 2), each in its own process, since numba compiles on
+one core; a pass in this process then checks that every game loads from the cache. One line per
+game says how long it took and whether anything had to be compiled. A warm cache makes the whole
+run take seconds; the cold times are kept (in the cache root) for the notice a compile at run
+time prints (see :mod:`envs.core.cache`).
 """
 
 import argparse
+import concurrent.futures
 import importlib.util
-import sys
+import multiprocessing
+import os
 import time
 
 import numpy as np
@@ -79,12 +83,12 @@ def _random_actions(masks, rng):
 def warm_agents(env_id, seed=0):
     """The heuristic agent (a whole game) and the ISMCTS search (a few decisions)."""
     from agents import RandomAgent, make_agent
-    from agents.heuristic import heuristic_for
+    from agents.heuristic import has_heuristic, heuristic_for
     from envs.core.play import play_game
 
     game = envs.game_of(env_id)
     players = game.default_players
-    if _has_heuristic(env_id):
+    if has_heuristic(env_id):
         play_game(env_id, [heuristic_for(env_id, seed=seed + seat) for seat in range(players)], seed)
     if engine_function(game.engine.STATE, "determinize") is not None:  # ISMCTS searches only such games
         lineup = [make_agent("ismcts:8", env_id, seed=seed)] + [RandomAgent(seed=seat) for seat in range(1, players)]
@@ -93,27 +97,18 @@ def warm_agents(env_id, seed=0):
 
 def warm_training(env_id, seed=0, steps=12):
     """The batched self-play kernels, through the SB3 vector envs, with random and heuristic opponents."""
+    from agents.heuristic import has_heuristic
     from training.vector_env import LearnerVecEnv, TeamVecEnv
 
-    game = envs.game_of(env_id)
-    if game.simultaneous:
+    if envs.game_of(env_id).simultaneous:
         batch = TeamVecEnv(env_id, num_games=2, seed=seed)
     else:
-        batch = LearnerVecEnv(env_id, num_envs=2, seed=seed, weights=(0.5, 0.5 if _has_heuristic(env_id) else 0.0, 0.0))
+        weights = (0.5, 0.5 if has_heuristic(env_id) else 0.0, 0.0)  # random and heuristic opponents
+        batch = LearnerVecEnv(env_id, num_envs=2, seed=seed, weights=weights)
     batch.reset()
     rng = np.random.default_rng(seed)
     for _ in range(steps):
         batch.step(_random_actions(batch.action_masks(), rng))
-
-
-def _has_heuristic(env_id):
-    from agents.heuristic import heuristic_for
-
-    try:
-        heuristic_for(env_id)
-    except ValueError:
-        return False
-    return True
 
 
 def stages():
@@ -126,20 +121,54 @@ def stages():
     return found
 
 
-def warm(env_id, out=sys.stdout):
-    """Run every stage for ``env_id``; returns (seconds, number of functions compiled)."""
+def warm(env_id):
+    """Run every stage for ``env_id``; returns (wall seconds, CPU seconds, number of functions compiled)."""
     counter = _CompileCounter()
-    started = time.perf_counter()
-    with event.install_listener("numba:compile", counter):
-        for stage in stages():
-            stage(env_id)
-    return time.perf_counter() - started, counter.count
+    started, cpu = time.perf_counter(), time.process_time()
+    cache.NOTICE.enabled = False  # the warm-up announces itself, game by game
+    try:
+        with event.install_listener("numba:compile", counter):
+            for stage in stages():
+                stage(env_id)
+    finally:
+        cache.NOTICE.enabled = True
+    return time.perf_counter() - started, time.process_time() - cpu, counter.count
+
+
+def _report(env_id, seconds, cpu, compiled):
+    if compiled:
+        cache.record_compile_seconds(cache.engine_label(envs.game_of(env_id).engine.__name__), seconds)
+        print(f"  {env_id:<24}compiled {compiled} functions, {seconds:5.1f} s ({cpu:.0f} s CPU)", flush=True)
+    else:
+        print(f"  {env_id:<24}cached, {seconds:5.1f} s", flush=True)
+
+
+def warm_in_processes(env_ids, jobs):
+    """Warm the games ``jobs`` at a time, each in a fresh process (numba compiles on one core);
+    returns the CPU seconds the processes used."""
+    used = 0.0
+    spawn = multiprocessing.get_context("spawn")  # no forked numba or torch state
+    with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=spawn) as pool:
+        futures = {pool.submit(warm, env_id): env_id for env_id in env_ids}
+        for future in concurrent.futures.as_completed(futures):
+            seconds, cpu, compiled = future.result()
+            _report(futures[future], seconds, cpu, compiled)
+            used += cpu
+    # Two processes saving one function's cache index at the same moment can lose an entry: a
+    # pass here recompiles whatever is missing, so that nothing compiles at run time later.
+    lost = sum(warm(env_id)[2] for env_id in env_ids)
+    print(f"  every game loads from the cache{f' ({lost} lost entries recompiled)' if lost else ''}", flush=True)
+    return used
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m envs.warmup", description=__doc__.split("\n\n")[0])
     parser.add_argument("env_ids", nargs="*", metavar="ENV_ID", help=f"default: all of {', '.join(envs.ENV_IDS)}")
+    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+                        help="games compiled at once, each in its own process (default: %(default)s)")
     args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error(f"--jobs must be at least 1, got {args.jobs}")
     for env_id in args.env_ids:
         try:
             envs.game_of(env_id)
@@ -147,22 +176,16 @@ def main(argv=None):
             parser.error(str(error))
     env_ids = args.env_ids or envs.ENV_IDS
     names = ", ".join(stage.__name__.removeprefix("warm_") for stage in stages())
-    print(f"numba cache: {cache.cache_folder()}; compiling {names} for {len(env_ids)} game(s) "
-          f"(only what is not cached yet)", flush=True)
-    cache.NOTICE.enabled = False  # this run announces itself, game by game
+    print(f"numba cache: {cache.cache_folder()}; compiling {names} for {len(env_ids)} game(s), "
+          f"{args.jobs} at a time (only what is not cached yet)", flush=True)
     started = time.perf_counter()
-    try:
+    used = 0.0
+    if args.jobs > 1 and len(env_ids) > 1:
+        used = warm_in_processes(env_ids, args.jobs)
+    else:
         for env_id in env_ids:
-            print(f"  {env_id:<24}", end="", flush=True)
-            seconds, compiled = warm(env_id)
-            if compiled:
-                cache.record_compile_seconds(cache.engine_label(envs.game_of(env_id).engine.__name__), seconds)
-                print(f"compiled {compiled} functions, {seconds:5.1f} s", flush=True)
-            else:
-                print(f"cached, {seconds:5.1f} s", flush=True)
-    finally:
-        cache.NOTICE.enabled = True
-    print(f"done in {time.perf_counter() - started:.0f} s", flush=True)
+            _report(env_id, *warm(env_id))
+    print(f"done in {time.perf_counter() - started:.0f} s ({used + time.process_time():.0f} s CPU)", flush=True)
 
 
 if __name__ == "__main__":

@@ -45,10 +45,8 @@ INSTALLED_PACKAGES = ("agents", "training")
 CHECKOUT_FOLDERS = ("benchmarks", "tests")
 COMPILE_TIMES_FILE = "compile_seconds.json"  # in the root: seconds per engine, measured by envs.warmup
 
-_NotFound = object()
-
-
 def cache_root():
+    """Where our cache folders live (see the module docstring)."""
     user_dir = os.environ.get("NUMBA_CACHE_DIR")
     if user_dir:
         return pathlib.Path(user_dir) / "tabletop-marl"

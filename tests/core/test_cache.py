@@ -107,10 +107,11 @@ def test_a_compile_at_run_time_says_so_once_per_engine(tmp_path):
     assert "compiling" not in warm
 
 
-def test_warmup_refuses_an_unknown_env_id_before_any_work(capsys):
+@pytest.mark.parametrize("argv, error", [(["no_such_game_v0"], "unknown env id"), (["--jobs", "0"], "--jobs")])
+def test_warmup_refuses_bad_arguments_before_any_work(capsys, argv, error):
     with pytest.raises(SystemExit):
-        warmup_main(["no_such_game_v0"])
-    assert "unknown env id" in capsys.readouterr().err
+        warmup_main(argv)
+    assert error in capsys.readouterr().err
 
 
 def test_warmup_runs_every_stage_on_a_toy_game(capsys, monkeypatch):
@@ -119,10 +120,10 @@ def test_warmup_runs_every_stage_on_a_toy_game(capsys, monkeypatch):
     register_toys()
     recorded = {}
     monkeypatch.setattr(cache, "record_compile_seconds", recorded.__setitem__)  # keep the user's file
-    warmup_main(["race_v0", "tally_v0"])
+    warmup_main(["race_v0", "tally_v0", "--jobs", "1"])  # one process: the toys are registered in this one
     lines = capsys.readouterr().out.splitlines()
     assert "envs, vector, agents, training" in lines[0]
     assert [line.split()[0] for line in lines[1:3]] == ["race_v0", "tally_v0"]
-    assert all(re.search(r"(compiled \d+ functions|cached), +\d+\.\d s$", line) for line in lines[1:3])
+    assert all(re.search(r"(compiled \d+ functions, +\d+\.\d s \(\d+ s CPU\)|cached, +\d+\.\d s)$", line) for line in lines[1:3])
     assert lines[-1].startswith("done in")
     assert cache.NOTICE.enabled  # back on for the rest of the process
