@@ -23,7 +23,9 @@ checkers of gymnasium and stable-baselines3 (``check_env``).
 - ``"raise"``: ``IllegalActionError`` (the record untouched), for a masked learner, where an
   illegal action is a bug in the mask plumbing.
 
-An action that is not an integer is always an ``IllegalActionError``: a bug, not a choice.
+An action that is not an integer is always an ``IllegalActionError``: a bug, not a choice. The
+game's own ``illegal_action`` option (in ``config``, "raise" by default) still governs the
+opponents' actions.
 
 **Seeding**: ``reset(seed=s)`` fixes the whole episode and the ones after it (``reset()``
 continues the stream): the game's seed, the learner's seat, and the opponents. The pool is

@@ -166,3 +166,13 @@ def test_an_unknown_illegal_action_mode_is_refused():
 def _inner_record(env):
     record = env.env.get_state() if hasattr(env.env, "get_state") else env.env.unwrapped.get_state()
     return record.tobytes()
+
+
+def test_the_illegal_action_counter_is_reachable_through_sb3s_monitor():
+    from stable_baselines3.common.monitor import Monitor
+
+    env = Monitor(CASES["race"]())
+    env.reset(seed=0)
+    with pytest.warns(RuntimeWarning, match="not legal now"):
+        env.step(env.action_space.n)
+    assert env.get_wrapper_attr("illegal_actions") == 1
