@@ -288,7 +288,9 @@ def make_callback(args, out, history, batch):
         def _on_training_start(self):
             from tqdm import tqdm
 
-            self.bar = tqdm(total=args.timesteps, initial=self.model.num_timesteps, desc=f"self-play {args.env_id}",
+            # Under a time budget the step target is only a cap: count steps without a false ETA.
+            total = args.timesteps if args.max_minutes is None else None
+            self.bar = tqdm(total=total, initial=self.model.num_timesteps, desc=f"self-play {args.env_id}",
                             unit="step", unit_scale=True, mininterval=2.0)
             self.next_snapshot = self.model.num_timesteps + args.snapshot_every
             self.next_eval = self.model.num_timesteps + args.eval_every
