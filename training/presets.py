@@ -10,11 +10,11 @@ snapshot of the learner in each opponent seat) is part of the preset: the heuris
 opponent a policy is measured against, but it is the one opponent that runs in Python, at 0.1-1
 ms a decision, and so sets the speed of batched training (benchmarks/results/training_speed.md).
 
-Why these values (measured in benchmarks/results/learning.md):
+Why these values (the reasoning; what they reach is measured in benchmarks/results/learning.md):
 
-- ``secret_hitler_v0``: short games (~25 learner decisions) with a delayed, team-wide outcome and
-  a large full-recall observation: a wider network, a long horizon (gamma 0.99 is plenty for 25
-  decisions) and larger batches to average the noisy team reward.
+- ``secret_hitler_v0``: short games (~25 learner decisions) with a delayed, team-wide outcome:
+  gamma 0.99 is plenty for 25 decisions, and more entropy keeps a hidden-role policy from
+  settling early on one way to vote while the team reward is still noise.
 - ``teufel_teufel_v0``: long games (hundreds of decisions a seat), so a win at the end is far from
   most choices: gamma close to 1 and the env's ``letter_reward`` shaping (a reward for each
   letter gained, taken back when one is lost) to give the policy a signal long before the end.
