@@ -45,7 +45,7 @@ def write_gif(replay, path, step=None, frame_ms=600):
     return len(frames)
 
 
-def main(argv=None):
+def build_parser():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("file", help="a replay file (JSON) written by agents.play, training.evaluate or "
                                      "envs.core.replay.save")
@@ -56,6 +56,11 @@ def main(argv=None):
     parser.add_argument("--viewer", type=int, default=None, metavar="SEAT",
                         help="show the tables as this seat sees them (default: everything)")
     parser.add_argument("--tables", action="store_true", help="print the table after every decision")
+    return parser
+
+
+def main(argv=None):
+    parser = build_parser()
     args = parser.parse_args(argv)
     try:
         replay = load(args.file)
