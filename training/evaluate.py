@@ -40,7 +40,8 @@ def wilson_interval(wins, n, z=1.96):
     p = wins / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # The interval holds p; at p = 0 or 1 rounding could put its end a hair past p.
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
 def seat_wins(returns):

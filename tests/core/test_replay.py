@@ -14,9 +14,10 @@ from envs.testing.toy_games import register_toys
 
 register_toys()
 
-# every registered game at every player count (each a different deal and table)
+# every registered game at its fewest, default and most players (each a different deal and table)
 CASES = [(env_id, players) for env_id in (*envs.ENV_IDS, "race_v0", "tally_v0")
-         for players in envs.game_of(env_id).player_counts]
+         for players in sorted({min(envs.game_of(env_id).player_counts), envs.game_of(env_id).default_players,
+                                max(envs.game_of(env_id).player_counts)})]
 
 
 def _env(env_id, **config):

@@ -127,3 +127,23 @@ def test_more_bad_arguments_are_usage_errors(argv, message, capsys, monkeypatch)
     with pytest.raises(SystemExit) as stopped:
         evaluation.main(argv)
     assert stopped.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_in_training_evaluation_shows_a_progress_bar_with_its_eta(capsys):
+    from training.policy_eval import policy_strength
+
+    result = policy_strength("random", "race_v0", "random", games=8, num_envs=4, progress=True)
+    bar = capsys.readouterr().err
+    assert "evaluating vs random" in bar and "/8 [" in bar and "?game/s" in bar  # count, elapsed<remaining, rate
+    assert result["games"] == 8
+    policy_strength("random", "race_v0", "random", games=8, num_envs=4)
+    assert capsys.readouterr().err == ""  # quiet unless asked
+
+
+def test_the_interval_holds_the_win_rate_even_at_zero_and_one(tmp_path):
+    for n in range(1, 300):
+        assert evaluation.wilson_interval(0, n)[0] == 0.0 and evaluation.wilson_interval(n, n)[1] == 1.0
+    rows = [{"game": g, "seed": g, "agents": [0, 1], "returns": [1.0, -1.0], "won": [True, False],
+             "roles": [None, None], "replay": None} for g in range(11)]
+    results = summarize("race_v0", ["always", "never"], rows)
+    assert write_outputs("race_v0", results, tmp_path)[1].stat().st_size > 1000  # drew the error bars
