@@ -9,6 +9,10 @@ STAMP  := $(VENV)/.installed
 JOBS   ?= 2
 
 BENCH_STAMP := $(VENV)/.installed-bench
+# Compiled engines: python -m envs.warmup fills numba's cache once after installing, and again
+# after a source change (it compiles only what is not cached, one line per game).
+WARM_STAMP  := $(VENV)/.warm
+SOURCES     := $(shell find envs agents training -name '*.py' 2>/dev/null)
 
 .PHONY: demo test bench install clean
 
@@ -18,12 +22,16 @@ $(STAMP): pyproject.toml Makefile
 	$(PY) -m pip install --quiet $(TORCH) -e ".[train,dev,distributed,openspiel]"
 	touch $(STAMP)
 
-install: $(STAMP)
+$(WARM_STAMP): $(STAMP) $(SOURCES)
+	$(PY) -m envs.warmup
+	touch $(WARM_STAMP)
 
-demo: $(STAMP)
+install: $(WARM_STAMP)
+
+demo: $(WARM_STAMP)
 	$(PY) -m training.demo
 
-test: $(STAMP)
+test: $(WARM_STAMP)
 	$(PY) -m pytest -n $(JOBS) tests --nbmake notebooks
 
 # The peers (PettingZoo classic card games, RLCard, Pgx on jax) are installed only for benchmarks;

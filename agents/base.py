@@ -15,6 +15,10 @@ class Agent:
     def __init__(self, seed=None):
         self.rng = np.random.default_rng(seed)  # every choice an agent makes at random comes from here
 
+    def seed(self, seed):
+        """Restart the agent's random choices from ``seed`` (a training env does so every episode)."""
+        self.rng = np.random.default_rng(seed)
+
     def reset(self, seat, env_id, config):
         self.seat, self.env_id, self.config = seat, env_id, config
 

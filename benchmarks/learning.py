@@ -11,20 +11,22 @@ all count). Then, with the policy sampling from its masked distribution, ``--gam
 - in the cooperative Voll auf die 18: the policy in every seat, and the heuristic in every seat.
 
 Win rates are given beside the fair share (a seat's rate when every seat plays alike), per role in
-Secret Hitler. Writes benchmarks/results/learning.md, learning.json and one learning-curve PNG
-per game; every number comes from the run that wrote them.
+Secret Hitler. Each game's run is stored in benchmarks/results/learning_runs/<env id>.json, and
+learning.md, learning.json and the learning-curve PNGs are rebuilt from all stored runs, so games
+can be run one at a time (``--env``); every number comes from the run that wrote it.
 """
 
 import argparse
 import json
 import pathlib
 import shutil
-import sys
 import time
 
 import envs
 
 from .common import RESULTS, machine_line, write_result
+
+RUNS = RESULTS / "learning_runs"  # one game's full run (curve, command, machine) per file
 
 PLAYERS = {"secret_hitler_v0": 5, "voll_auf_die_18_v0": 2, "volles_fass_voraus_v0": 4,
            "teufel_teufel_v0": 4, "volle_socke_v0": 4}
@@ -89,14 +91,17 @@ def _rate(result):
     return text
 
 
-def report(rows, command, minutes_total, games):
+def report(rows):
+    """The results page, from every game's stored run (each names its own command and run time)."""
+    games = sorted({row["eval_games"] for row in rows.values()})
     lines = ["# Learning: batched MaskablePPO self-play against the baselines", "",
-             f"Machine: {machine_line()}. Command: `{command}`; took {minutes_total:.0f} minutes.", "",
-             f"Each game trains on a fixed wall-clock budget with its preset (training/presets.py), then plays "
-             f"{games} games per line with the policy sampling from its masked distribution. A seat wins when "
-             "its final return is positive and the highest at the table (Secret Hitler: its team wins); the "
-             "fair share is a seat's win rate when every seat plays alike. 95% Wilson intervals in brackets.",
-             "", "## Competitive games", "",
+             "Each game was run by `python -m benchmarks.learning --env <env id> ...` (the exact commands, "
+             "the machine and the run time are given per game below) and trained on a fixed wall-clock budget with its preset "
+             "(training/presets.py); the budget counts rollouts, updates and the periodic evaluations. Then "
+             f"{'/'.join(map(str, games))} games per line with the policy sampling from its masked distribution. "
+             "A seat wins when its final return is positive and the highest at the table (Secret Hitler: its team "
+             "wins); the fair share is a seat's win rate when every seat plays alike. 95% Wilson intervals in "
+             "brackets.", "", "## Competitive games", "",
              "| env | players | steps | minutes | PPO vs random | PPO vs heuristic | heuristic vs random | "
              "fair share | beats heuristic |", "|---|---:|---:|---:|---|---|---|---:|---|"]
     for env_id, row in rows.items():
@@ -117,7 +122,9 @@ def report(rows, command, minutes_total, games):
     lines += ["", "## Learning curves", ""]
     for env_id, row in rows.items():
         keys = [k for k in row["history"][0] if k.startswith("win_rate")]
-        lines += [f"### {env_id}", "", f"`{row['command']}`", "",
+        lines += [f"### {env_id}", "", f"`{row['bench_command']}`, which trained with `{row['command']}`", "",
+                  f"Machine: {row['machine']}. Run {row['started']} UTC, {row['total_minutes']} minutes in all "
+                  f"(training and {row['eval_games']} evaluation games per line).", "",
                   "| steps | " + " | ".join(k.replace("win_rate_", "").replace("_", " ") for k in keys) + " |",
                   "|---:|" + "---:|" * len(keys)]
         lines += [f"| {h['timesteps']:,} | " + " | ".join(f"{h.get(k, float('nan')):.2f}" for k in keys) + " |"
@@ -137,19 +144,26 @@ def main(argv=None):
     unknown = [e for e in env_ids if e not in envs.ENV_IDS]
     if unknown or args.minutes <= 0 or args.games < 1:
         parser.error(f"unknown env ids {unknown}" if unknown else "--minutes and --games must be positive")
-    started = time.perf_counter()
-    rows = {}
     for env_id in env_ids:
-        rows[env_id] = measure(env_id, PLAYERS.get(env_id, envs.game_of(env_id).default_players), args.minutes,
-                               args.games, args.seed)
-        print(json.dumps(flat({env_id: rows[env_id]})), flush=True)
-    command = "python -m benchmarks.learning " + " ".join(sys.argv[1:] if argv is None else argv)
-    minutes_total = (time.perf_counter() - started) / 60
-    existing = RESULTS / "learning.json"
-    summary = json.loads(existing.read_text()) if existing.exists() and args.env else {}
-    summary.update(flat(rows))
-    existing.write_text(json.dumps(summary, indent=2) + "\n")
-    write_result("learning", report(rows, command.strip(), minutes_total, args.games))
+        started, clock = time.strftime("%Y-%m-%d %H:%M", time.gmtime()), time.perf_counter()
+        row = measure(env_id, PLAYERS.get(env_id, envs.game_of(env_id).default_players), args.minutes,
+                      args.games, args.seed)
+        row.update(machine=machine_line(), started=started, eval_games=args.games,
+                   bench_command=f"python -m benchmarks.learning --env {env_id} --minutes {args.minutes:g} "
+                                 f"--games {args.games} --seed {args.seed}",
+                   total_minutes=round((time.perf_counter() - clock) / 60, 1))
+        RUNS.mkdir(parents=True, exist_ok=True)
+        (RUNS / f"{env_id}.json").write_text(json.dumps(row, indent=1) + "\n")
+        print(json.dumps(flat({env_id: row})), flush=True)
+        write_pages()
+
+
+def write_pages():
+    """learning.md and learning.json from every stored run (games can be run one at a time)."""
+    rows = {env_id: json.loads((RUNS / f"{env_id}.json").read_text())
+            for env_id in envs.ENV_IDS if (RUNS / f"{env_id}.json").exists()}
+    (RESULTS / "learning.json").write_text(json.dumps(flat(rows), indent=2) + "\n")
+    write_result("learning", report(rows))
 
 
 if __name__ == "__main__":

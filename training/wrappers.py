@@ -10,58 +10,144 @@ is to return the reward of whichever seat moved last).
 gym step is one seat's choice within the current moment (seat 0, 1, ...); when every seat has
 chosen, the joint action is applied and the team reward is returned.
 
-Both expose ``action_masks()`` for sb3-contrib's MaskablePPO.
+Both expose ``action_masks()`` for sb3-contrib's MaskablePPO, and both pass the environment
+checkers of gymnasium and stable-baselines3 (``check_env``).
+
+**Illegal actions** (``illegal_action=``):
+
+- ``"penalize"`` (default): the episode ends at once with reward -1 (the env's own penalty for an
+  illegal action) and ``info["illegal_action"] = True``; the first one also warns, and every one
+  is counted in ``illegal_actions``. The default because the generic tools sample actions without
+  masks (both checkers, SB3's ``VecCheckNan``, an unmasked PPO baseline), and a learner should be
+  able to learn the mask from the penalty; the warning and the counter keep it from going unseen.
+- ``"raise"``: ``IllegalActionError`` (the record untouched), for a masked learner, where an
+  illegal action is a bug in the mask plumbing.
+
+An action that is not an integer is always an ``IllegalActionError``: a bug, not a choice. The
+game's own ``illegal_action`` option (in ``config``, "raise" by default) still governs the
+opponents' actions.
+
+**Seeding**: ``reset(seed=s)`` fixes the whole episode and the ones after it (``reset()``
+continues the stream): the game's seed, the learner's seat, and the opponents. The pool is
+reseeded from it at every reset if it has a ``seed(seed)`` method (an opponent pool that draws at
+random should have one), and so is every opponent it returns (``Agent.seed``). The constructor's
+``seed`` seeds the first ``reset()``.
 """
+
+import numbers
+import warnings
 
 import gymnasium
 import numpy as np
+from gymnasium.utils import seeding
 
 import envs
+from envs.core.game import IllegalActionError
+
+ILLEGAL_ACTION_MODES = ("penalize", "raise")
+ILLEGAL_ACTION_REWARD = -1.0
 
 
-class LearnerSeatEnv(gymnasium.Env):
+class _SingleAgentView(gymnasium.Env):
+    """What both views share: the spaces, seeding, and the illegal-action policy."""
+
     metadata = {"render_modes": []}
 
-    def __init__(self, env_id, opponent_pool, config=None, seed=None):
-        """``opponent_pool()`` returns a fresh opponent agent each time it is called."""
+    def __init__(self, env_id, seed, illegal_action):
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(f"illegal_action={illegal_action!r} is not valid; choose one of {list(ILLEGAL_ACTION_MODES)}")
         self.game = envs.game_of(env_id)
+        self.observation_space = self.game.layout.space()
+        self.action_space = gymnasium.spaces.Discrete(self.game.num_actions)
+        self.illegal_action = illegal_action
+        self.illegal_actions = 0  # how many illegal actions were penalized
+        if seed is not None:
+            self._np_random, self._np_random_seed = seeding.np_random(seed)
+        self._episode_over = True
+
+    def _draw_seed(self):
+        return int(self.np_random.integers(2**63))
+
+    def _checked(self, action, mask):
+        """``action`` as an int if legal under ``mask``; None if it was penalized (the first time
+        with a warning; counted). Raises for a malformed action, or an illegal one in "raise" mode."""
+        if self._episode_over:
+            raise RuntimeError("the episode is over: call reset() first")
+        if isinstance(action, np.ndarray) and action.shape == ():
+            action = action.item()
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, numbers.Integral):
+            raise IllegalActionError(f"an action is an integer in [0, {self.game.num_actions}), "
+                                     f"got {action!r} of type {type(action).__name__}")
+        action = int(action)
+        if 0 <= action < mask.size and mask[action]:
+            return action
+        message = (f"{self.game.env_id}: the learner chose action {action}, not legal now "
+                   f"(legal: {np.flatnonzero(mask).tolist()})")
+        if self.illegal_action == "raise":
+            raise IllegalActionError(message)
+        if self.illegal_actions == 0:
+            warnings.warn(f"{message}; the episode ends with reward {ILLEGAL_ACTION_REWARD} "
+                          f"(illegal_action='penalize'). Further illegal actions are counted in "
+                          f"illegal_actions without a warning; illegal_action='raise' stops at the first.",
+                          RuntimeWarning, stacklevel=3)
+        self.illegal_actions += 1
+        self._episode_over = True
+        return None
+
+    def _penalty(self, observation):
+        return observation, ILLEGAL_ACTION_REWARD, True, False, {"illegal_action": True}
+
+
+def _seed(obj, seed):
+    """``obj.seed(seed)`` if ``obj`` has such a method (an instance: a class used as a factory is skipped)."""
+    method = getattr(obj, "seed", None)
+    if callable(method) and not isinstance(obj, type):
+        method(seed)
+
+
+class LearnerSeatEnv(_SingleAgentView):
+    def __init__(self, env_id, opponent_pool, config=None, seed=None, illegal_action="penalize"):
+        """``opponent_pool()`` returns a fresh opponent agent each time it is called."""
+        super().__init__(env_id, seed, illegal_action)
         if self.game.simultaneous:
             raise ValueError(f"{env_id} is simultaneous: use SharedPolicyEnv")
         self.env = envs.make(env_id, **(config or {})).unwrapped
         self.opponent_pool = opponent_pool
-        self.observation_space = self.game.layout.space()
-        self.action_space = gymnasium.spaces.Discrete(self.game.num_actions)
-        self._rng = np.random.default_rng(seed)
         self._mask = np.zeros(self.game.num_actions, np.int8)
         self.learner = self.env.possible_agents[0]
         self.opponents = {}
 
     def reset(self, seed=None, options=None):
         super().reset(seed=seed)
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        self.env.reset(seed=int(self._rng.integers(2**63)))
-        self.learner = self.env.possible_agents[self._rng.integers(self.env.num_players)]
+        _seed(self.opponent_pool, self._draw_seed())
+        self.env.reset(seed=self._draw_seed())
+        self.learner = self.env.possible_agents[self.np_random.integers(self.env.num_players)]
         self.opponents = {}
         for seat, agent in enumerate(self.env.possible_agents):
+            opponent_seed = self._draw_seed()
             if agent != self.learner:
                 opponent = self.opponent_pool()
+                _seed(opponent, opponent_seed)
                 opponent.reset(seat, self.game.env_id, self.env.config)
                 self.opponents[agent] = opponent
         reward, done = self._opponents_move()
         if done:  # the game ended before the learner ever acted: play another
             return self.reset()
+        self._episode_over = False
         return self._observation(), {"learner_seat": self.env.agent_name_mapping[self.learner]}
 
     def step(self, action):
-        self.env.step(int(action))
+        action = self._checked(action, self._mask)
+        if action is None:
+            return self._penalty(self._observation())
+        self.env.step(action)
         reward = self.env.rewards[self.learner]
         more, done = self._opponents_move()
         reward += more
         terminated = bool(self.env.terminations[self.learner])
         truncated = bool(self.env.truncations[self.learner]) and not terminated
-        observation = self._observation()
-        return observation, float(reward), terminated, truncated, {}
+        self._episode_over = done
+        return self._observation(), float(reward), terminated, truncated, {"illegal_action": False}
 
     def action_masks(self):
         return self._mask.astype(bool)
@@ -88,43 +174,43 @@ class LearnerSeatEnv(gymnasium.Env):
         return observation["observation"]
 
 
-class SharedPolicyEnv(gymnasium.Env):
-    metadata = {"render_modes": []}
-
-    def __init__(self, env_id, opponent_pool=None, config=None, seed=None):
-        self.game = envs.game_of(env_id)
+class SharedPolicyEnv(_SingleAgentView):
+    def __init__(self, env_id, opponent_pool=None, config=None, seed=None, illegal_action="penalize"):
+        super().__init__(env_id, seed, illegal_action)
         if not self.game.simultaneous:
             raise ValueError(f"{env_id} is turn-based: use LearnerSeatEnv")
         self.env = envs.make_parallel(env_id, **(config or {}))
-        self.observation_space = self.game.layout.space()
-        self.action_space = gymnasium.spaces.Discrete(self.game.num_actions)
-        self._rng = np.random.default_rng(seed)
         self._observations = {}
         self._actions = {}
         self._seat = 0
 
     def reset(self, seed=None, options=None):
         super().reset(seed=seed)
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        self._observations, _ = self.env.reset(seed=int(self._rng.integers(2**63)))
+        self._observations, _ = self.env.reset(seed=self._draw_seed())
         self._actions, self._seat = {}, 0
+        self._episode_over = False
         return self._current()["observation"], {}
 
     def step(self, action):
+        current = self._current()
+        action = self._checked(action, current["action_mask"])
+        if action is None:
+            return self._penalty(current["observation"])
         agent = self.env.possible_agents[self._seat]
-        self._actions[agent] = int(action)
+        self._actions[agent] = action
         self._seat += 1
         if self._seat < len(self.env.possible_agents):
-            return self._current()["observation"], 0.0, False, False, {}
+            return self._current()["observation"], 0.0, False, False, {"illegal_action": False}
         observations, rewards, terminations, truncations, _ = self.env.step(self._actions)
         self._actions, self._seat = {}, 0
         reward = float(np.mean(list(rewards.values())))  # the team reward (equal for every seat)
         if not self.env.agents:
+            self._episode_over = True
             last = observations[self.env.possible_agents[0]]["observation"]
-            return last, reward, any(terminations.values()), not any(terminations.values()), {}
+            ended = any(terminations.values())
+            return last, reward, ended, not ended, {"illegal_action": False}
         self._observations = observations
-        return self._current()["observation"], reward, False, False, {}
+        return self._current()["observation"], reward, False, False, {"illegal_action": False}
 
     def action_masks(self):
         return self._current()["action_mask"].astype(bool)
@@ -133,8 +219,8 @@ class SharedPolicyEnv(gymnasium.Env):
         return self._observations[self.env.possible_agents[self._seat]]
 
 
-def make_training_env(env_id, opponent_pool, config=None, seed=None):
+def make_training_env(env_id, opponent_pool, config=None, seed=None, illegal_action="penalize"):
     """The right single-agent view of ``env_id`` for a learner."""
     if envs.game_of(env_id).simultaneous:
-        return SharedPolicyEnv(env_id, config=config, seed=seed)
-    return LearnerSeatEnv(env_id, opponent_pool, config=config, seed=seed)
+        return SharedPolicyEnv(env_id, config=config, seed=seed, illegal_action=illegal_action)
+    return LearnerSeatEnv(env_id, opponent_pool, config=config, seed=seed, illegal_action=illegal_action)

@@ -14,3 +14,12 @@ def heuristic_for(env_id, seed=None):
             raise
         raise ValueError(f"no heuristic agent for {env_id!r}") from None
     return module.HeuristicAgent(seed=seed)
+
+
+def has_heuristic(env_id):
+    """Whether ``env_id`` has a heuristic agent."""
+    try:
+        heuristic_for(env_id)
+    except ValueError:
+        return False
+    return True

@@ -26,9 +26,17 @@ what you need). Unloads the barrel that earns most now and frees most afterwards
 and storms the barrel it will miss least; gives up the least useful sailor, and in storm chaos
 takes the most useful one. Barry Fassel / Farry Bassel move a barrel whenever that raises the
 asset (typically to free a barrel it wants to sell).
+
+**Speed.** The searches over decks (placements, unloadings, Barry / Farry moves) and the reading
+of its own ship from the observation run in small numba helpers; the berth scores stay Python
+on the observation's float32 features, with the helpers' results given the types the Python
+sums had, so numpy rounds exactly as before. The decisions are exactly those of the plain
+Python version before them (pinned by ``tests/volles_fass_voraus/test_heuristic.py``);
+``benchmarks/heuristic_speed.py`` times them.
 """
 
 import numpy as np
+from numba import njit
 
 from envs.volles_fass_voraus import data
 from envs.volles_fass_voraus import engine as E
@@ -65,9 +73,174 @@ def _average_payout_per_barrel():
 
 BASE_WORTH = _average_payout_per_barrel()
 
+#: BEHIND[space, other]: a barrel on ``space`` crosses the corridor from ``other`` to the dock.
+BEHIND = np.array([[other != space and data.SPACE_Y[other] > data.SPACE_Y[space]
+                    and abs(data.SPACE_X[other] - data.SPACE_X[space]) <= data.BARREL_DIAMETER
+                    for other in range(data.NUM_SPACES)] for space in range(data.NUM_SPACES)], np.int8)
+
+
+# ---- reading the observation, and the deck's asset, in numba ----------------------------------------------------------------
+# The searches over placements, unloadings and Barry / Farry moves score a deck many times per
+# decision. ``colour_worth[c]`` is BASE_WORTH[c] plus the player's colour bonus, ``sales`` the
+# selling harbours left: they fix a barrel's worth for the decision (see HeuristicAgent._worth,
+# which these follow operation for operation, so the doubloons come out bit for bit the same).
+
+
+@njit(cache=True)
+def read_own_ship(ships, decks, route, sailors):
+    """From our rows of the observation: the harbour and berth of our ship (-1, -1 before it is
+    placed); our deck (colour + 1 per space, 0 empty); ``sales[h + 1]``, the selling harbours
+    after harbour ``h``; our sailors' bonus per barrel colour and per unloading berth (plazas)."""
+    harbour = berth = -1
+    for h in range(data.NUM_HARBOURS):
+        for b in range(data.NUM_BERTHS):
+            if ships[h, b] > 0 and harbour < 0:
+                harbour, berth = h, b
+    deck = np.zeros(data.NUM_SPACES, np.int8)
+    for space in range(data.NUM_SPACES):
+        for colour in range(data.NUM_COLOURS):
+            if decks[space, colour] > 0:
+                deck[space] = colour + 1
+    sales = np.zeros(data.NUM_HARBOURS + 2, np.int64)
+    for h in range(data.NUM_HARBOURS - 1, -1, -1):
+        selling = 0
+        for shape in SELLING_SHAPES:
+            if route[h, shape] > 0:
+                selling = 1
+        sales[h] = sales[h + 1] + selling
+    colour_bonus = np.zeros(data.NUM_COLOURS, np.int64)
+    plaza_bonus = np.zeros(data.NUM_BERTHS, np.int64)
+    for card in range(data.NUM_SAILORS):
+        if sailors[card] > 0:
+            colour_bonus += data.SAILOR_COLOUR_BONUS[card]
+            if data.SAILOR_PLAZA[card] >= 0:
+                plaza_bonus[data.SAILOR_PLAZA[card]] += 1
+    return harbour, berth, deck, sales, colour_bonus, plaza_bonus
+
+
+@njit(cache=True)
+def barrel_worth(colour_worth, sales, colour, barrels):
+    if sales == 0:
+        return 0.0
+    scarcity = min(1.0, 1.3 * sales / max(1, barrels))
+    return colour_worth[colour] * scarcity * FUTURE_DISCOUNT
+
+
+@njit(cache=True)
+def deck_asset(deck, colour_worth, sales):
+    """The barrels' worth, those that cannot be pulled off now counting ``BURIED``."""
+    barrels = 0
+    for space in range(data.NUM_SPACES):
+        if deck[space]:
+            barrels += 1
+    free = E.extractable(deck)
+    total = 0.0
+    for space in range(data.NUM_SPACES):
+        if deck[space]:
+            weight = 1.0 if (free >> space) & 1 else BURIED
+            total += weight * barrel_worth(colour_worth, sales, deck[space] - 1, barrels)
+    return total
+
+
+@njit(cache=True)
+def blocked_behind(deck, space):
+    """Free spaces whose corridor to the dock a barrel on ``space`` would cross."""
+    count = 0
+    for other in range(data.NUM_SPACES):
+        if BEHIND[space, other] and not deck[other]:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def best_place(deck, colour, colour_worth, sales):
+    """The free space for a barrel of ``colour`` that keeps the asset highest and blocks the fewest
+    free spaces behind it; -1 if the deck is full."""
+    best, best_score = -1, -np.inf
+    for space in range(data.NUM_SPACES):
+        if deck[space]:
+            continue
+        deck[space] = colour + 1
+        score = deck_asset(deck, colour_worth, sales) - 0.15 * blocked_behind(deck, space)
+        deck[space] = 0
+        if score > best_score:
+            best, best_score = space, score
+    return best
+
+
+@njit(cache=True)
+def fits(deck, free, need, space):
+    """A barrel on ``space`` can be pulled off (``free``) and unloaded against ``need``."""
+    return (free >> space) & 1 and deck[space] and (need[deck[space] - 1] > 0 or need[3] > 0)
+
+
+@njit(cache=True)
+def take(need, colour):
+    if need[colour] > 0:
+        need[colour] -= 1
+    else:
+        need[3] -= 1
+
+
+@njit(cache=True)
+def unload_value(deck, need, pay, bonus, colour_worth, sales):
+    """``(possible, value)``: the net gain of the best way to unload ``need`` now: ``pay`` plus each
+    barrel's ``bonus[colour]``, minus the asset they leave with (pairs in both orders)."""
+    deck = deck.copy()
+    before = deck_asset(deck, colour_worth, sales)
+    possible, best = False, 0.0
+    free = E.extractable(deck)
+    for first in range(data.NUM_SPACES):
+        if not fits(deck, free, need, first):
+            continue
+        rest = need.copy()
+        take(rest, deck[first] - 1)
+        gain1 = bonus[deck[first] - 1]
+        colour1, deck[first] = deck[first], 0
+        if rest.sum() == 0:
+            value = pay + gain1 + deck_asset(deck, colour_worth, sales) - before
+            best = value if not possible or value > best else best
+            possible = True
+        else:
+            free_after = E.extractable(deck)
+            for second in range(data.NUM_SPACES):
+                if not fits(deck, free_after, rest, second):
+                    continue
+                gain2 = bonus[deck[second] - 1]
+                colour2, deck[second] = deck[second], 0
+                value = pay + gain1 + gain2 + deck_asset(deck, colour_worth, sales) - before
+                best = value if not possible or value > best else best
+                possible = True
+                deck[second] = colour2
+        deck[first] = colour1
+    return possible, best
+
+
+@njit(cache=True)
+def best_move(deck, moves, colour_worth, sales, threshold):
+    """The Barry / Farry move action (of ``moves``) raising the asset most, by more than
+    ``threshold``; -1 if none does."""
+    now = deck_asset(deck, colour_worth, sales)
+    best, gain = -1, threshold
+    for action in moves:
+        moved = deck.copy()
+        E.apply_move(moved, action - E.A_MOVE)
+        better = deck_asset(moved, colour_worth, sales) - now
+        if better > gain:
+            best, gain = action, better
+    return best
+
 
 class HeuristicAgent(base.Agent):
     name = "heuristic"
+
+    def __init__(self, seed=None):
+        super().__init__(seed)
+        # Each observation is copied into one buffer whose named views are made once: building
+        # the views anew cost more than most decisions' arithmetic.
+        self._observation = np.zeros(E.LAYOUT.size, np.float32)
+        self.v = v = E.LAYOUT.views(self._observation)
+        self._own_rows = v["ships"][0], v["decks"][0], v["route"], v["sailors"][0]
 
     def reset(self, seat, env_id, config):
         super().reset(seat, env_id, config)
@@ -76,15 +249,15 @@ class HeuristicAgent(base.Agent):
     # ---- reading the observation -------------------------------------------------------------
 
     def act(self, observation, action_mask, info=None):
-        v = E.LAYOUT.views(observation)
-        self.v, self.mask = v, action_mask
-        here = np.argwhere(v["ships"][0] > 0)
-        self.harbour, self.berth = (int(here[0][0]), int(here[0][1])) if len(here) else (-1, -1)
-        self.deck = np.zeros(data.NUM_SPACES, np.int8)
-        for space, colour in np.argwhere(v["decks"][0] > 0):
-            self.deck[space] = colour + 1
-        self.route = [int(shape.argmax()) if shape.any() else -1 for shape in v["route"]]
+        self._observation[:] = observation
+        v = self.v
+        self.mask = action_mask
+        harbour, berth, self.deck, self.sales, colour_bonus, self.plaza_bonus = read_own_ship(*self._own_rows)
+        self.harbour, self.berth = int(harbour), int(berth)
+        self.barrels = int(np.count_nonzero(self.deck))
         self.sailors = v["sailors"][0] > 0
+        self.colour_bonus = colour_bonus.astype(np.float64)
+        self.colour_worth = BASE_WORTH + colour_bonus
         self.money = int(v["doubloons"][0])
         phase = int(v["phase"].argmax())
         action = self._choose(phase)
@@ -94,7 +267,7 @@ class HeuristicAgent(base.Agent):
         return int(action)
 
     def _legal(self, first, stop):
-        return [a for a in range(first, stop) if self.mask[a]]
+        return (np.flatnonzero(self.mask[first:stop]) + first).tolist()
 
     def _has(self, card):
         return bool(self.sailors[card])
@@ -103,49 +276,25 @@ class HeuristicAgent(base.Agent):
 
     def _sales_left(self, after):
         """Harbours after ``after`` where barrels can still be sold (the route is in the observation)."""
-        return sum(1 for shape in self.route[after + 1:] if shape in SELLING_SHAPES)
+        return self.sales[after + 1]
 
     def _colour_bonus(self, colour):
-        return float(data.SAILOR_COLOUR_BONUS[self.sailors, colour].sum())
+        return float(self.colour_bonus[colour])
 
     def _worth(self, colour, after, barrels):
         """Expected doubloons from a barrel of ``colour`` kept beyond harbour ``after``."""
         sales = self._sales_left(after)
-        if sales == 0:
-            return 0.0
-        scarcity = min(1.0, 1.3 * sales / max(1, barrels))
-        return (BASE_WORTH[colour] + self._colour_bonus(colour)) * scarcity * FUTURE_DISCOUNT
+        return self._numpy_float(barrel_worth(self.colour_worth, sales, colour, barrels), sales)
+
+    @staticmethod
+    def _numpy_float(doubloons, sales):
+        """A worth as the Python sums over numpy's BASE_WORTH made it: np.float64 while barrels
+        are worth something, else a Python 0.0. Its type matters where it meets a float32 berth
+        feature: numpy rounds a Python float to float32 there, but not an np.float64."""
+        return np.float64(doubloons) if sales else float(doubloons)
 
     def _asset(self, deck, after):
-        barrels = int((deck > 0).sum())
-        free = E.extractable(deck)
-        total = 0.0
-        for space in range(data.NUM_SPACES):
-            if deck[space]:
-                weight = 1.0 if (free >> space) & 1 else BURIED
-                total += weight * self._worth(deck[space] - 1, after, barrels)
-        return total
-
-    def _blocked_behind(self, deck, space):
-        """Free spaces whose corridor to the dock a barrel on ``space`` would cross."""
-        count = 0
-        for other in range(data.NUM_SPACES):
-            if other != space and not deck[other] and data.SPACE_Y[other] > data.SPACE_Y[space] and \
-                    abs(data.SPACE_X[other] - data.SPACE_X[space]) <= data.BARREL_DIAMETER:
-                count += 1
-        return count
-
-    def _best_place(self, deck, colour, after):
-        best, best_score = None, -np.inf
-        for space in range(data.NUM_SPACES):
-            if deck[space]:
-                continue
-            deck[space] = colour + 1
-            score = self._asset(deck, after) - 0.15 * self._blocked_behind(deck, space)
-            deck[space] = 0
-            if score > best_score:
-                best, best_score = space, score
-        return best, best_score
+        return deck_asset(deck, self.colour_worth, self._sales_left(after))
 
     # ---- sailors ------------------------------------------------------------------------------
 
@@ -165,57 +314,32 @@ class HeuristicAgent(base.Agent):
     # ---- unloading ----------------------------------------------------------------------------
 
     def _unload_bonus(self, colour, pos):
-        plaza = sum(1 for card in range(data.NUM_SAILORS) if self.sailors[card] and data.SAILOR_PLAZA[card] == pos)
-        return self._colour_bonus(colour) + plaza
+        return self._colour_bonus(colour) + int(self.plaza_bonus[pos])
 
     def _unload_value(self, need, pay, pos, after):
         """Net gain of the best way to unload ``need`` now (pay + bonuses - worth given up); None if impossible."""
-        deck = self.deck.copy()
-        before = self._asset(deck, after)
-        best = None
-        for first in self._fitting(deck, need):
-            rest = need.copy()
-            self._take(rest, deck[first] - 1)
-            gain1 = self._unload_bonus(deck[first] - 1, pos)
-            colour1, deck[first] = deck[first], 0
-            if rest.sum() == 0:
-                value = pay + gain1 + self._asset(deck, after) - before
-                best = value if best is None else max(best, value)
-            else:
-                for second in self._fitting(deck, rest):
-                    gain2 = self._unload_bonus(deck[second] - 1, pos)
-                    colour2, deck[second] = deck[second], 0
-                    value = pay + gain1 + gain2 + self._asset(deck, after) - before
-                    best = value if best is None else max(best, value)
-                    deck[second] = colour2
-            deck[first] = colour1
-        return best
-
-    @staticmethod
-    def _take(need, colour):
-        if need[colour] > 0:
-            need[colour] -= 1
-        else:
-            need[3] -= 1
-
-    @staticmethod
-    def _fitting(deck, need):
-        free = E.extractable(deck)
-        return [s for s in range(data.NUM_SPACES)
-                if (free >> s) & 1 and deck[s] and (need[deck[s] - 1] > 0 or need[3] > 0)]
+        sales = self._sales_left(after)
+        bonus = self.colour_bonus + self.plaza_bonus[pos]  # _unload_bonus of each colour
+        possible, value = unload_value(self.deck, need, pay, bonus, self.colour_worth, sales)
+        return self._numpy_float(value, sales) if possible else None
 
     # ---- choosing a berth ---------------------------------------------------------------------
 
-    def _berth_score(self, harbour, pos):
+    def _kept_worths(self, after):
+        """The worth of each barrel on deck kept beyond harbour ``after``, cheapest first."""
+        per_colour = [self._worth(colour, after, self.barrels) for colour in range(3)]
+        return sorted(per_colour[colour - 1] for colour in self.deck.tolist() if colour)
+
+    def _berth_score(self, harbour, pos, worths):
+        """What berth ``pos`` of ``harbour`` is worth to us (``worths``: ``_kept_worths(harbour)``)."""
         f = self.v["berths"][harbour, pos]
         after = harbour
-        barrels = int((self.deck > 0).sum())
+        barrels = self.barrels
         score = 0.0
         if f[F_FISH]:
             score += float(data.SAILOR_FISH[self.sailors].sum())
         if f[F_SAIL]:
             score += float(data.SAILOR_SAIL[self.sailors].sum())
-        worths = sorted(self._worth(self.deck[s] - 1, after, barrels) for s in range(data.NUM_SPACES) if self.deck[s])
         if f[F_ROB_BARREL] and worths and not self._has(data.PIT):
             score -= worths[0]
         if f[F_ROB] and not self._has(data.PIRANHA):
@@ -260,13 +384,15 @@ class HeuristicAgent(base.Agent):
             return max(berths, key=lambda a: self.v["berths"][0, a - E.A_BERTH, F_START])
         if phase == E.PH_CHOOSE_BERTH:
             berths = self._legal(E.A_BERTH, E.A_SPACE)
-            return max(berths, key=lambda a: self._berth_score(self.harbour + 1, a - E.A_BERTH))
+            harbour = self.harbour + 1
+            worths = self._kept_worths(harbour)
+            return max(berths, key=lambda a: self._berth_score(harbour, a - E.A_BERTH, worths))
         if phase == E.PH_LOAD_PICK:
             return self._load_pick(after)
         if phase == E.PH_LOAD_PLACE:
             colour = int(self.v["hand"].argmax())
-            space, _ = self._best_place(self.deck.copy(), colour, after)
-            return E.A_SPACE + space
+            space = best_place(self.deck.copy(), colour, self.colour_worth, self._sales_left(after))
+            return E.A_SPACE + space if space >= 0 else None
         if phase == E.PH_UNLOAD:
             return self._unload_pick(after)
         if phase in (E.PH_ROB_BARREL, E.PH_STORM_BARREL):
@@ -295,7 +421,7 @@ class HeuristicAgent(base.Agent):
 
     def _load_pick(self, after):
         f = self.v["berths"][self.harbour, self.berth]
-        barrels = int((self.deck > 0).sum())
+        barrels = self.barrels
         colours = [a - E.A_COLOUR for a in self._legal(E.A_COLOUR, E.A_SAILOR)]
         if not colours:
             return E.A_PASS
@@ -325,7 +451,7 @@ class HeuristicAgent(base.Agent):
 
     def _hire(self, after):
         f = self.v["berths"][self.harbour, self.berth]
-        barrels = int((self.deck > 0).sum())
+        barrels = self.barrels
         colour = next((c for c in range(3) if f[F_BARRELS + c]), None)
         barrel = 0.8 * self._worth(colour, after, barrels + 1) if colour is not None else 0.0
         cost = float(f[F_COST])
@@ -334,15 +460,8 @@ class HeuristicAgent(base.Agent):
         return max((a for a in options if self.mask[a]), key=options.get)
 
     def _best_move(self, after, threshold):
-        moves = self._legal(E.A_MOVE, E.NUM_ACTIONS)
-        if not moves:
+        moves = np.flatnonzero(self.mask[E.A_MOVE:]) + E.A_MOVE
+        if not moves.size:
             return None
-        now = self._asset(self.deck, after)
-        best, gain = None, threshold
-        for action in moves:
-            deck = self.deck.copy()
-            E.apply_move(deck, action - E.A_MOVE)
-            better = self._asset(deck, after) - now
-            if better > gain:
-                best, gain = action, better
-        return best
+        best = best_move(self.deck, moves, self.colour_worth, self._sales_left(after), threshold)
+        return int(best) if best >= 0 else None

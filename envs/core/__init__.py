@@ -5,9 +5,9 @@ Nothing here knows a game's rules; see ``docs/DESIGN.md`` for how a game plugs i
 
 from .cache import configure_numba_cache
 
-# Before any module below defines a numba function: numba picks each function's cache folder when
-# it is decorated, and one defined earlier would cache in __pycache__, keyed on its own file only
-# (a kernel would then run a stale engine after an engine changes).
+# Before any module below defines a numba function: numba places each function's cache when it is
+# decorated, and one defined earlier would cache in __pycache__, keyed on its own file only (a
+# kernel would then run a stale engine after an engine changes).
 configure_numba_cache()
 
 from .game import Game, IllegalActionError, Option, int_range, register_engine  # noqa: E402

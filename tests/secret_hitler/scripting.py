@@ -36,7 +36,9 @@ class Script:
         self.rec.rotation = president
         self.rec.president = president
         self.rec.current_player = president
-        self.env.set_state(self.env.get_state())  # the adapter follows the new seat to act
+        # Policies on the tracks with no election behind them are no record set_state accepts (its
+        # check replays the history); the scenario edits the live record, and the adapter re-reads it.
+        self.env._after_set_state()
 
     def set_deck(self, top):
         """Order the whole deck: ``top`` (e.g. "FFL", the next card first), then the remaining

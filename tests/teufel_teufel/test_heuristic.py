@@ -1,6 +1,8 @@
 """The rule-based player: legal moves only, the behaviour its docstring promises, and that it
 beats random players clearly."""
 
+import hashlib
+
 import numpy as np
 
 from agents.base import RandomAgent
@@ -15,10 +17,10 @@ ENV_ID = "teufel_teufel_v0"
 
 
 class Checked:
-    """Wraps an agent and checks each action it picks against its mask."""
+    """Wraps an agent and checks each action it picks against its mask (and logs it, if given a log)."""
 
-    def __init__(self, agent):
-        self.agent, self.decisions = agent, 0
+    def __init__(self, agent, log=None):
+        self.agent, self.decisions, self.log = agent, 0, log
 
     def reset(self, seat, env_id, config):
         self.agent.reset(seat, env_id, config)
@@ -27,6 +29,8 @@ class Checked:
         action = self.agent.act(observation, action_mask, info)
         assert action_mask[action] == 1, f"illegal action {action} ({D.action_name(action)})"
         self.decisions += 1
+        if self.log is not None:
+            self.log.append(action)
         return action
 
 
@@ -119,3 +123,23 @@ def test_it_stops_when_the_unseen_cards_are_likely_devils():
     assert decide(env)[1] == D.STOP_HERE
     env = after_a_hall_pass((DEVILS[0], DEVILS[1], DEVILS[2]), devils=1)  # a devil carries it anywhere
     assert decide(env)[1] not in (sq("c1"), sq("b2"), sq("e5")), "never onto a likely second devil"
+
+
+# The fingerprint of every action in the games below, recorded with the heuristic as it was
+# before its speed work (Python BFS, views built per call). It pins the heuristic's decisions:
+# a faster implementation must reproduce them exactly. A deliberate change of how it plays
+# changes the fingerprint: record the new one here then (and say so in the commit).
+DECISIONS_FINGERPRINT = "4f728cb6c89577ad"
+
+
+def test_its_decisions_are_pinned():
+    digest = hashlib.sha256()
+    for game in range(10):
+        n = 2 + game % 5
+        config = {"chain_revisits": game % 2 == 0}
+        log = []
+        lineup = [Checked(HeuristicAgent(seed=game * 10 + s) if s % 2 == 0 else RandomAgent(seed=s), log)
+                  for s in range(n)]
+        play_game(ENV_ID, lineup, seed=900 + game, config=config)
+        digest.update(np.array(log, np.int64).tobytes())
+    assert digest.hexdigest()[:16] == DECISIONS_FINGERPRINT

@@ -1,5 +1,7 @@
 """The rule-based agent: legal play, its documented habits, and that it beats random players."""
 
+import hashlib
+
 import numpy as np
 import pytest
 
@@ -13,7 +15,8 @@ from .helpers import (
 )
 
 
-def play(n, seed, agents, **options):
+def play(n, seed, agents, log=None, **options):
+    """Play a whole game (checking every action is legal, appending each to ``log`` if given)."""
     env = raw_env(num_players=n, **options)
     env.reset(seed=seed)
     state = record(env)
@@ -24,6 +27,8 @@ def play(n, seed, agents, **options):
         obs = env.observe(f"player_{seat}")
         action = agents[seat].act(obs["observation"], obs["action_mask"])
         assert obs["action_mask"][action] == 1, f"illegal {env.action_to_str(action)}"
+        if log is not None:
+            log.append(action)
         env.step(action)
     return state
 
@@ -108,3 +113,22 @@ def test_gives_pirates_the_cheapest_barrel_and_seasickness_the_least_useful_sail
     load_deck(state, 0, deck_of((0, P),))
     act(env, E.A_BERTH + pos)
     assert decide(env, 0) == E.A_SAILOR + SAILOR["Stormy D."]
+
+
+# The fingerprint of every action in the games below, recorded with the heuristic as it was
+# before its speed work (the deck searches in Python). It pins the heuristic's decisions: a
+# faster implementation must reproduce them exactly. A deliberate change of how it plays
+# changes the fingerprint: record the new one here then (and say so in the commit).
+DECISIONS_FINGERPRINT = "ee1f55eca1842fbf"
+
+
+def test_its_decisions_are_pinned():
+    digest = hashlib.sha256()
+    for game in range(6):
+        n = 2 + game % 3
+        options = ({}, {"harbour_reveal": "on_approach", "fassel_moves_per_turn": 2})[game // 3]
+        log = []
+        agents = [HeuristicAgent(seed=game * 10 + s) if s % 2 == 0 else RandomAgent(s) for s in range(n)]
+        play(n, 900 + game, agents, log, **options)
+        digest.update(np.array(log, np.int64).tobytes())
+    assert digest.hexdigest()[:16] == DECISIONS_FINGERPRINT
