@@ -86,11 +86,14 @@ def test_the_command_line_writes_games_as_they_end_and_ctrl_c_keeps_them(monkeyp
                                          "--out", str(out), "--replays", str(replays)])
     printed = capsys.readouterr().out
     assert "stopped: 3 of 10 games played" in printed
-    assert "fair share" in printed and "random" in printed
+    header, row = printed.splitlines()[2:4]
+    assert header.split()[5:9] == ["fair", "share", "as", "fascist"] and "as liberal" in header
+    assert row.split()[5] == "0.50"  # Secret Hitler's fair share: one of two teams wins each game
     with open(out / "secret_hitler_v0_games.csv") as handle:
         games = list(csv.DictReader(handle))
     assert [int(g["game"]) for g in games] == [0, 1, 2]
     assert all(g["agent_0"] == "random" and g["won_0"] in ("0", "1") for g in games)
+    assert {g[f"role_{seat}"] for g in games for seat in range(7)} == {"liberal", "fascist"}
     summary = list(csv.DictReader(open(out / "secret_hitler_v0_evaluation.csv")))
     assert summary[0]["seats_played"] == str(3 * envs.game_of("secret_hitler_v0").default_players)
     saved = replay.load(games[1]["replay"])
