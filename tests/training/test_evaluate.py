@@ -86,8 +86,9 @@ def test_the_command_line_writes_games_as_they_end_and_ctrl_c_keeps_them(monkeyp
                                          "--out", str(out), "--replays", str(replays)])
     printed = capsys.readouterr().out
     assert "stopped: 3 of 10 games played" in printed
-    header, row = printed.splitlines()[2:4]
-    assert header.split()[5:9] == ["fair", "share", "as", "fascist"] and "as liberal" in header
+    lines = printed.splitlines()
+    header, row = lines[lines.index("secret_hitler_v0") + 1:][:2]
+    assert header.split()[6:10] == ["fair", "share", "as", "fascist"] and "as liberal" in header
     assert row.split()[5] == "0.50"  # Secret Hitler's fair share: one of two teams wins each game
     with open(out / "secret_hitler_v0_games.csv") as handle:
         games = list(csv.DictReader(handle))
