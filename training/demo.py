@@ -89,18 +89,36 @@ def self_play(env_id, players, steps, out, seed):
     return history
 
 
-def main(argv=None):
+def check_arguments(parser, args):
+    """Every argument checked before any work starts (a usage error otherwise)."""
+    for name in ("games", "tournament_games", "ismcts_iterations", "train_steps"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be at least 1")
+    counts = envs.game_of(args.train_game).player_counts
+    if args.train_players not in counts:
+        parser.error(f"--train-players {args.train_players}: {args.train_game} is played by {list(counts)} players")
+    if not 0 <= args.seed < 2**32:
+        parser.error(f"--seed {args.seed}: choose an integer from 0 to 2**32 - 1")
+
+
+def build_parser():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=30, help="random games per env id")
     parser.add_argument("--tournament-games", type=int, default=12, help="tournament games per env id")
-    parser.add_argument("--ismcts-iterations", type=int, default=100)
-    parser.add_argument("--train-game", default=TRAIN_GAME, choices=list(envs.ENV_IDS))
-    parser.add_argument("--train-players", type=int, default=TRAIN_PLAYERS)
-    parser.add_argument("--train-steps", type=int, default=30_000)
-    parser.add_argument("--skip-training", action="store_true")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default="runs/demo")
+    parser.add_argument("--ismcts-iterations", type=int, default=100, help="ISMCTS iterations per decision")
+    parser.add_argument("--train-game", default=TRAIN_GAME, choices=list(envs.ENV_IDS), help="the game self-play trains on")
+    parser.add_argument("--train-players", type=int, default=TRAIN_PLAYERS, help="seats in the self-play game")
+    parser.add_argument("--train-steps", type=int, default=30_000, help="self-play training steps")
+    parser.add_argument("--skip-training", action="store_true", help="stop after the tournament")
+    parser.add_argument("--seed", type=int, default=0, help="seed of every game and of the training run")
+    parser.add_argument("--out", default="runs/demo", help="output folder (default runs/demo)")
+    return parser
+
+
+def main(argv=None):
+    parser = build_parser()
     args = parser.parse_args(argv)
+    check_arguments(parser, args)
     if not envs.ENV_IDS:
         raise SystemExit("no games are registered yet")
     out = pathlib.Path(args.out)
@@ -130,6 +148,7 @@ def main(argv=None):
         first, last = history[0], history[-1]
         rates = ", ".join(f"{k.replace('win_rate_', '')} {last[k]:.2f}" for k in last if k.startswith("win_rate"))
         training_summary = (f"{args.train_game}: after {last['timesteps']} steps the policy wins {rates} "
+                            f"(fair share {last['fair_share']:.2f}) "
                             f"(at {first['timesteps']} steps: "
                             f"{', '.join(f'{first[k]:.2f}' for k in first if k.startswith('win_rate'))}); "
                             f"curve in {out / 'selfplay' / 'learning_curve.png'}")

@@ -19,16 +19,10 @@ import math
 import numpy as np
 
 import envs
-from training.evaluate import wilson_interval
+from training.evaluate import fair_share, wilson_interval
 from training.vector_env import LearnerVecEnv, SnapshotPolicy, TeamVecEnv
 
 OPPONENT_WEIGHTS = {"random": (1.0, 0.0, 0.0), "heuristic": (0.0, 1.0, 0.0)}
-
-
-def fair_share(env_id, num_players):
-    """A seat's win rate when every seat plays alike (1 / players unless the game says otherwise)."""
-    game = envs.game_of(env_id)
-    return game.fair_share(num_players) if game.fair_share is not None else 1.0 / num_players
 
 
 class AgentsAsPolicy:
@@ -61,12 +55,13 @@ class AgentsAsPolicy:
         return actions
 
 
-def policy_strength(policy, env_id, opponent, games, seed=0, config=None, num_envs=64):
+def policy_strength(policy, env_id, opponent, games, seed=0, config=None, num_envs=64, progress=False):
     """Win rate of ``policy`` against ``opponent`` ("random" or "heuristic"; ignored in the
     cooperative game, where it is the team's success rate) over ``games`` games.
 
     ``policy`` is a batched ``(obs, masks) -> actions`` callable, or an agent spec such as
-    ``"heuristic"`` (see ``agents.make_agent``) played through :class:`AgentsAsPolicy`."""
+    ``"heuristic"`` (see ``agents.make_agent``) played through :class:`AgentsAsPolicy`.
+    ``progress`` shows a bar of the games counted, with an ETA."""
     if opponent not in OPPONENT_WEIGHTS:
         raise ValueError(f"opponent must be one of {list(OPPONENT_WEIGHTS)}, got {opponent!r}")
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
@@ -87,6 +82,7 @@ def policy_strength(policy, env_id, opponent, games, seed=0, config=None, num_en
     quota = math.ceil(games / slots)
     counted = np.zeros(slots, np.int64)
     wins, roles = [], []
+    bar = _progress_bar(progress, slots * quota, f"evaluating vs {opponent}" if seats == 1 else "evaluating the team")
     obs = env.reset()
     while counted.sum() < slots * quota:
         obs, _, dones, infos = env.step(policy(obs, env.action_masks()))
@@ -95,10 +91,18 @@ def policy_strength(policy, env_id, opponent, games, seed=0, config=None, num_en
             if k % seats or counted[slot] >= quota:
                 continue  # one count per game; every slot plays the same number of games
             counted[slot] += 1
+            bar.update(1)
             wins.append(infos[k]["won"])
             roles.append(infos[k].get("role"))
+    bar.close()
     wins = np.asarray(wins[:games] if len(wins) > games else wins, bool)
     return _summary(env_id, env.num_players, wins, roles[: len(wins)])
+
+
+def _progress_bar(shown, total, description):
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=description, unit="game", leave=False, disable=not shown, dynamic_ncols=True)
 
 
 def _summary(env_id, num_players, wins, roles):
@@ -114,15 +118,15 @@ def _summary(env_id, num_players, wins, roles):
     return result
 
 
-def model_strength(model, env_id, games, seed=0, config=None, deterministic=False):
+def model_strength(model, env_id, games, seed=0, config=None, deterministic=False, progress=False):
     """:func:`policy_strength` of a MaskablePPO model against random and heuristic opponents (the
     cooperative game: one team success rate). Keys ``vs_random``, ``vs_heuristic`` or ``team``."""
     policy = SnapshotPolicy(model.policy, deterministic=deterministic)
     game = envs.game_of(env_id)
     if game.simultaneous:
-        return {"team": policy_strength(policy, env_id, "random", games, seed, config)}
+        return {"team": policy_strength(policy, env_id, "random", games, seed, config, progress=progress)}
     opponents = ["random", "heuristic"] if _has_heuristic(env_id) else ["random"]
-    return {f"vs_{opponent}": policy_strength(policy, env_id, opponent, games, seed, config)
+    return {f"vs_{opponent}": policy_strength(policy, env_id, opponent, games, seed, config, progress=progress)
             for opponent in opponents}
 
 

@@ -241,9 +241,13 @@ class RLlibPolicyAgent:
 
 
 def evaluate_module(module, env_id, games, seed, game_config):
+    """The policy's win rates (see ``training.selfplay.policy_win_rates``) and the fair share."""
+    from training.evaluate import fair_share
     from training.selfplay import policy_win_rates
 
-    return policy_win_rates(env_id, lambda s: RLlibPolicyAgent(module), games, seed, game_config)
+    players = game_config.get("num_players", envs.game_of(env_id).default_players)
+    rates = policy_win_rates(env_id, lambda s: RLlibPolicyAgent(module), games, seed, game_config)
+    return {**rates, "fair_share": fair_share(env_id, players)}
 
 
 # ---- the loop ------------------------------------------------------------------------------
@@ -299,27 +303,40 @@ def format_row(row):
     parts = [f"iteration {row['iteration']:>4}", f"env steps {row['env_steps']:>9}",
              f"return {row['episode_return_mean']:+.3f}", f"{row['seconds']:.1f}s"]
     parts += [f"{k.replace('win_rate_', '')} {v:.2f}" for k, v in row.items() if k.startswith("win_rate")]
+    if "fair_share" in row:
+        parts.append(f"(fair share {row['fair_share']:.2f})")
     return "  ".join(parts)
 
 
-def parse_args(argv=None):
+def build_parser():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("env_id", choices=list(envs.ENV_IDS))
+    parser.add_argument("env_id", choices=list(envs.ENV_IDS), help="the game to train on")
     parser.add_argument("--address", default=None, help="a Ray cluster: 'auto' or ray://host:10001 (default: local)")
-    parser.add_argument("--num-env-runners", type=int, default=2)
-    parser.add_argument("--iterations", type=int, default=20)
-    parser.add_argument("--policies", choices=("shared", "team"), default="shared")
-    parser.add_argument("--players", type=int, default=None)
-    parser.add_argument("--out", default=None, help="default runs/rllib/<env_id>")
-    parser.add_argument("--resume", default=None, help="continue from <dir>/checkpoint")
-    parser.add_argument("--checkpoint-every", type=int, default=5)
-    parser.add_argument("--eval-games", type=int, default=50)
-    parser.add_argument("--batch-size", type=int, default=4000)
-    parser.add_argument("--epochs", type=int, default=5)
-    parser.add_argument("--hidden", type=int, default=128)
-    parser.add_argument("--learning-rate", type=float, default=3e-4)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--num-env-runners", type=int, default=2, help="RLlib env runner processes (default 2)")
+    parser.add_argument("--iterations", type=int, default=20, help="training iterations to run (default 20)")
+    parser.add_argument("--policies", choices=("shared", "team"), default="shared",
+                        help="shared: one policy for every seat (default); team: one per team (Secret Hitler)")
+    parser.add_argument("--players", type=int, default=None, help="seats (default: the game's default)")
+    parser.add_argument("--out", default=None, help="output folder (default runs/rllib/<env_id>)")
+    parser.add_argument("--resume", default=None, metavar="DIR", help="continue from DIR/checkpoint")
+    parser.add_argument("--checkpoint-every", type=int, default=5,
+                        help="iterations between checkpoints and evaluations (default 5)")
+    parser.add_argument("--eval-games", type=int, default=50, help="games per opponent kind in each evaluation")
+    parser.add_argument("--batch-size", type=int, default=4000, help="env steps per training batch (default 4000)")
+    parser.add_argument("--epochs", type=int, default=5, help="passes over each batch (default 5)")
+    parser.add_argument("--hidden", type=int, default=128, help="width of the two hidden layers (default 128)")
+    parser.add_argument("--learning-rate", type=float, default=3e-4, help="Adam learning rate (default 3e-4)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the envs, the policy and the evaluations")
+    return parser
+
+
+def parse_args(argv=None):
+    """The run's settings, checked before any work starts (bad values are usage errors)."""
+    parser = build_parser()
     args = parser.parse_args(argv)
+    game = envs.game_of(args.env_id)
+    if args.players is not None and args.players not in game.player_counts:
+        parser.error(f"--players {args.players}: {args.env_id} is played by {list(game.player_counts)} players")
     if args.policies == "team" and args.env_id not in TEAM_FUNCTIONS:
         parser.error(f"--policies team needs a team game; {args.env_id} has none (choose shared)")
     for name in ("num_env_runners", "iterations", "checkpoint_every", "eval_games", "batch_size", "epochs"):

@@ -194,13 +194,14 @@ def load_checkpoint(out, env):
 # ---- evaluation and the learning curve ---------------------------------------------------
 
 
-def evaluate_model(model, env_id, games, seed, config, deterministic=False):
+def evaluate_model(model, env_id, games, seed, config, deterministic=False, progress=False):
     """One learning-curve row: win rates against random and heuristic opponents (the cooperative
-    game: ``win_rate_team``), per role where the game has roles, and the fair share."""
+    game: ``win_rate_team``), per role where the game has roles, and the fair share. ``progress``
+    shows a bar per opponent kind with its ETA."""
     from training.policy_eval import model_strength
 
     row = {}
-    for name, result in model_strength(model, env_id, games, seed, config, deterministic).items():
+    for name, result in model_strength(model, env_id, games, seed, config, deterministic, progress).items():
         row[f"win_rate_{name}"] = result["win_rate"]
         for role, split in result.get("by_role", {}).items():
             row[f"win_rate_{name}_as_{role}"] = split["win_rate"]
@@ -314,7 +315,7 @@ def make_callback(args, out, history, batch):
         def evaluate_and_checkpoint(self):
             self.bar.set_description(f"self-play {args.env_id} (evaluating {args.eval_games} games)")
             row = evaluate_model(self.model, args.env_id, args.eval_games, args.seed + len(history), args.eval_config,
-                                 args.deterministic)
+                                 args.deterministic, progress=True)
             history.append({"timesteps": int(self.model.num_timesteps), **row})
             for key, value in row.items():
                 self.logger.record(f"eval/{key}", value)
@@ -401,7 +402,7 @@ def build_parser():
     parser.add_argument("--num-envs", type=int, default=None,
                         help="vector: games in the batch (default 64); aec: env processes (default 1)")
     parser.add_argument("--players", type=int, default=None, help="seats (default: the game's default)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0, help="seed of the games, the opponents and the policy (default 0)")
     parser.add_argument("--out", default=None, help="output folder (default runs/<env_id>)")
     parser.add_argument("--resume", default=None, metavar="DIR", help="continue the run in DIR from its checkpoint")
     parser.add_argument("--overwrite", action="store_true", help="replace the run already in --out")
@@ -417,7 +418,8 @@ def build_parser():
     knobs.add_argument("--net-arch", default=None, metavar="W,W", help="hidden layer widths, e.g. 256,256")
     for knob, kind in (("n_steps", int), ("batch_size", int), ("n_epochs", int), ("learning_rate", float),
                        ("gamma", float), ("gae_lambda", float), ("ent_coef", float)):
-        knobs.add_argument(f"--{knob.replace('_', '-')}", type=kind, default=None)
+        knobs.add_argument(f"--{knob.replace('_', '-')}", type=kind, default=None,
+                           help=f"MaskablePPO's {knob} (default: the preset's)")
     return parser
 
 
@@ -459,6 +461,8 @@ def _check_numbers(parser, args):
         value = getattr(args, name)
         if value is not None and value < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
+    if not 0 <= args.seed < 2**32:
+        parser.error(f"--seed {args.seed}: choose an integer from 0 to 2**32 - 1")
     if args.max_minutes is not None and not args.max_minutes > 0:
         parser.error("--max-minutes must be positive")
     for name in ("learning_rate", "gamma", "gae_lambda", "ent_coef"):

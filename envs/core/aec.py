@@ -11,7 +11,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from . import kernels
-from .table import Table
+from .table import Table, _integer
 
 
 class TabletopAECEnv(Table, AECEnv):
@@ -44,6 +44,7 @@ class TabletopAECEnv(Table, AECEnv):
             try:
                 action = self._check_action(seat, action)
             except ValueError:
+                self._replay_actions.append(_integer(action))
                 self._forfeit([seat])
                 self._cumulative_rewards[agent] = 0.0
                 self._sync(reward_changed=True)
@@ -51,6 +52,7 @@ class TabletopAECEnv(Table, AECEnv):
                 return
         else:
             action = self._check_action(seat, action)
+        self._replay_actions.append(action)
         kernels.step_one(self._states, action)
         self._cumulative_rewards[agent] = 0.0
         self._sync(reward_changed=True)

@@ -10,7 +10,7 @@ from pettingzoo.utils.conversions import parallel_to_aec
 
 from . import kernels
 from .game import IllegalActionError
-from .table import Table
+from .table import Table, _integer
 
 
 class TabletopParallelEnv(Table, ParallelEnv):
@@ -43,6 +43,7 @@ class TabletopParallelEnv(Table, ParallelEnv):
                 if self.config["illegal_action"] == "raise":
                     raise
                 offenders.append(seat)
+        self._replay_actions.append([_integer(actions[agent]) for agent in self.agents])
         if offenders:
             self._forfeit(offenders)
         else:

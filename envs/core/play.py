@@ -10,10 +10,11 @@ import numpy as np
 from PIL import Image
 
 
-def play_game(env_id, lineup, seed, config=None, on_step=None):
+def play_game(env_id, lineup, seed, config=None, on_step=None, on_end=None):
     """Play one game of ``env_id`` with ``lineup[seat]`` in each seat; returns final returns per seat.
 
-    ``on_step(env)`` is called after the reset and after every decision (for replays and plots).
+    ``on_step(env)`` is called after the reset and after every decision (for replays and plots),
+    ``on_end(env)`` once the game is over (to read its final record, or save its replay).
     """
     import envs  # the registry imports the games; envs.core must not import it at load time
 
@@ -22,9 +23,13 @@ def play_game(env_id, lineup, seed, config=None, on_step=None):
     game = envs.game_of(env_id)
     if game.simultaneous:
         env = envs.make_parallel(env_id, **config)
-        return _play_parallel(env, lineup, seed, on_step)
-    env = envs.make(env_id, **config)
-    return _play_aec(env, lineup, seed, on_step)
+        returns = _play_parallel(env, lineup, seed, on_step)
+    else:
+        env = envs.make(env_id, **config)
+        returns = _play_aec(env, lineup, seed, on_step)
+    if on_end is not None:
+        on_end(env)
+    return returns
 
 
 def _reset_agents(env, lineup):
@@ -98,12 +103,18 @@ def record_gif(env_id, agents, path, seed=0, config=None, frame_ms=600, max_fram
     returns = play_game(env_id, agents, seed, config=config, on_step=capture)
     if not frames:
         raise RuntimeError(f"{env_id}: the game ended before any frame was drawn")
+    save_gif(frames, path, frame_ms)
+    return returns
+
+
+def save_gif(frames, path, frame_ms=600):
+    """Write ``frames`` (uint8 (H, W, 3) pictures, sizes may differ) as an animated GIF that
+    holds the last frame five times longer."""
     height = max(f.shape[0] for f in frames)
     width = max(f.shape[1] for f in frames)
     images = [Image.fromarray(_pad(f, height, width)) for f in frames]
     durations = [frame_ms] * (len(images) - 1) + [frame_ms * 5]
     images[0].save(path, save_all=True, append_images=images[1:], duration=durations, loop=0, optimize=True)
-    return returns
 
 
 def _pad(frame, height, width):

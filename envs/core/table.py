@@ -187,6 +187,7 @@ class Table:
         check_records(self.game, record)
         install_records(self._states, record)
         self._has_reset = True
+        self._start_replay(record.copy())
         self._after_set_state()
 
     def _next_seed(self, seed):
@@ -202,8 +203,15 @@ class Table:
         return int(derive_seed(self._seed_base, 0, self._episode))
 
     def _reset_record(self, seed):
-        kernels.reset_one(self._states, self._blank, self._config_record, np.uint64(self._next_seed(seed)))
+        seed = self._next_seed(seed)
+        kernels.reset_one(self._states, self._blank, self._config_record, np.uint64(seed))
         self._has_reset = True
+        self._start_replay(seed)
+
+    def _start_replay(self, start):
+        """What a replay of this game starts from (a seed, or a record given to ``set_state``);
+        the actions taken since are appended to ``_replay_actions`` (see :mod:`envs.core.replay`)."""
+        self._replay_start, self._replay_actions = start, []
 
     def _check_action(self, seat, action):
         """``action`` as an int if ``seat`` may take it now; IllegalActionError otherwise."""
