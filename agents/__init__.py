@@ -1,7 +1,7 @@
 """Agents that play the envs: random, heuristic (one per game), ISMCTS, trained policies.
 
 ``make_agent(spec, env_id, seed)`` builds one from a short spec: ``random``, ``heuristic``,
-``ismcts``, ``ismcts:<iterations>`` or ``ismcts:<seconds>s`` (options after commas, see
+``ismcts``, ``ismcts:<iterations>`` or ``ismcts:<seconds>s`` (options after more colons, see
 ``agents/ismcts.py``), ``policy:<path to a MaskablePPO .zip>``. A bad spec raises ValueError
 when it is parsed, before any game is played.
 """

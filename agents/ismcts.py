@@ -9,7 +9,8 @@ Specs (``agents.make_agent``)::
     ismcts                    DEFAULT_ITERATIONS iterations per decision
     ismcts:<iterations>       e.g. ismcts:2000
     ismcts:<seconds>s         a time budget per decision, e.g. ismcts:1s, ismcts:0.25s
-    ismcts:<budget>,key=value,...   options: threads=<trees>, cutoff=<decisions>|none, c=<exploration>
+    ismcts:<budget>:key=value:...   options: threads=<trees>, cutoff=<decisions>|none, c=<exploration>
+                              (colons, not commas: command lines list agents with commas)
 
 ``iterations`` counts all trees together (they are split evenly), so ``ismcts:1000`` costs the
 same work on any machine; ``threads`` is the number of independent trees grown in parallel and
@@ -142,7 +143,7 @@ def _positive(value, name, kind, allow_zero=False):
 def parse_spec(argument):
     """The ISMCTSAgent keyword arguments of the part of a spec after ``ismcts:`` (see the module
     docstring); ValueError naming the problem for anything else."""
-    budget, *options = [part.strip() for part in argument.split(",")] if argument else [""]
+    budget, *options = [part.strip() for part in argument.split(":")] if argument else [""]
     kwargs = {}
     if budget:
         try:

@@ -243,7 +243,7 @@ def iterate(nodes, size, root, seat, pending, work, rng, mask, child_of, returns
         child, expanded = _select_or_expand(nodes, size, node, actor, mask, child_of, rng, exploration)
         if child < 0:
             break
-        chosen = _apply(state, nodes[child].action, joint, chosen, returns)
+        chosen = _apply(state, int(nodes[child].action), joint, chosen, returns)  # int64 like the playouts: one step compiled
         node = child
         if expanded:
             break
