@@ -40,8 +40,12 @@ DEFAULT_EXPLORATION = 0.7
 # Playouts to the end of the game until the games' playout_value functions are measured against them.
 DEFAULT_CUTOFF = NO_CUTOFF
 MAX_PLAYOUT = 5000  # decisions: a guard against endless random games
-# A time budget is spent in chunks; each aims to take at most this share of the budget.
+# A time budget is spent in chunks (one kernel call each, the clock read between them). A chunk
+# aims at this share of the budget, but at least CHUNK_OVERHEADS times the cost of a call (starting
+# the threads can take tens of milliseconds on a busy machine), and grows at most CHUNK_GROWTH-fold.
 CHUNK_SHARE = 0.05
+CHUNK_OVERHEADS = 20
+CHUNK_GROWTH = 8
 
 
 class ISMCTSAgent(Agent):
@@ -73,8 +77,11 @@ class ISMCTSAgent(Agent):
         capacity = math.ceil(self.iterations / self.threads) + 1 if self.iterations else 4096
         self.forest = Forest(state, self.game.num_actions, config["num_players"], self.game.simultaneous,
                              self.threads, capacity, threads=self.threads > 1)
-        # Compile (or load) the search now, so that no decision's time budget pays for it.
-        self._grow(np.zeros(1, state), _NO_PENDING, np.zeros(self.threads, np.int64))
+        # Compile (or load) the search now, so that no decision's time budget pays for it; then time
+        # what a call costs besides its iterations.
+        blank, nothing = np.zeros(1, state), np.zeros(self.threads, np.int64)
+        self._grow(blank, _NO_PENDING, nothing)
+        self._call_seconds = min(_timed(self._grow, blank, _NO_PENDING, nothing) for _ in range(3))
 
     def act(self, observation, action_mask, info=None):
         if info is None or "record" not in info:
@@ -110,17 +117,28 @@ class ISMCTSAgent(Agent):
         """Grow in chunks until ``seconds`` have passed; each chunk is sized from the rate so far."""
         start = time.perf_counter()
         deadline = start + seconds
-        done, per_tree = 0, 1
+        done, working, per_tree = 0, 0.0, 1
         while True:
+            called = time.perf_counter()
             done += self._grow(record, pending, np.full(self.threads, per_tree, np.int64))
             now = time.perf_counter()
-            if now >= deadline:
+            working += max(now - called - self._call_seconds, 1e-6)
+            if now + self._call_seconds >= deadline:
                 return done
-            rate = done / self.threads / max(now - start, 1e-9)  # iterations per second and tree
-            per_tree = max(1, int(rate * min(deadline - now, CHUNK_SHARE * seconds)))
+            rate = done / self.threads / working  # iterations per second and tree, calls' cost aside
+            # Half the time left at most: a rate misjudged by up to 2x still ends by the deadline.
+            chunk = min((deadline - now - self._call_seconds) / 2,
+                        max(CHUNK_SHARE * seconds, CHUNK_OVERHEADS * self._call_seconds))
+            per_tree = max(1, min(int(rate * chunk), CHUNK_GROWTH * per_tree))
 
 
 _NO_PENDING = np.zeros(0, np.int64)
+
+
+def _timed(function, *args):
+    started = time.perf_counter()
+    function(*args)
+    return time.perf_counter() - started
 
 
 def _split(total, parts):
