@@ -239,7 +239,8 @@ def test_time_budget_is_respected_loosely():
         elapsed = time.perf_counter() - started
         assert observation["action_mask"][action] == 1
         assert agent.last_iterations > 0
-        assert 0.2 <= elapsed < 0.2 * 3 + 0.5, elapsed  # loose: the machine may be busy
+        # Loose: it stops when less than a kernel call is left, and the machine may be busy.
+        assert 0.1 <= elapsed < 0.2 * 3 + 0.5, elapsed
 
 
 def test_cutoff_uses_playout_value_only_where_the_engine_has_one():
