@@ -20,7 +20,7 @@ apart by its ``joint`` argument, resolved at compile time: ``None`` for a turn-b
 moment's actions chosen so far.
 
 Trees live in preallocated arenas of :data:`NODE` records, one row per tree; a node's children are
-a linked list (``first_child`` / ``next_sibling``), so a node costs 32 bytes whatever the action
+a linked list (``first_child`` / ``next_sibling``), so a node costs 40 bytes whatever the action
 space. Every iteration adds at most one node, so a row of ``iterations + 1`` nodes never fills;
 if it does (a caller that did not grow it), the iteration plays on at random from where it stands.
 

@@ -2,6 +2,11 @@
 reproducible, within its time budget, the same with one thread as with one tree; on the toy games
 and every real game."""
 
+import json
+import os
+import pathlib
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -320,3 +325,38 @@ def test_bad_specs_are_rejected_when_parsed(spec, message):
 def test_both_budgets_at_once_are_rejected():
     with pytest.raises(ValueError, match="either iterations or seconds"):
         ISMCTSAgent(iterations=10, seconds=1.0)
+
+
+# ---- plain Python -----------------------------------------------------------------------
+
+_SEARCH_SCRIPT = """
+import json, sys
+sys.path.insert(0, {root!r})
+import numpy as np
+import envs
+from envs.testing.toy_games import register_toys
+from envs.testing.play import choice_positions
+from agents.ismcts import ISMCTSAgent
+register_toys()
+out = []
+for env_id in ("race_v0", "tally_v0"):
+    for record, seat, observation, mask, pending in choice_positions(env_id, 2, seed=3, num_players=3):
+        agent = ISMCTSAgent(iterations=40, threads=2, seed=1)
+        agent.reset(seat, env_id, {{"num_players": 3}})
+        visits, totals = agent.search(record, pending)
+        out.append([visits.tolist(), totals.round(6).tolist()])
+print(json.dumps(out))
+"""
+
+
+def test_plain_python_searches_the_same_trees():
+    """NUMBA_DISABLE_JIT=1 runs the same search (prange as range, the overloads as their Python twins)."""
+    script = _SEARCH_SCRIPT.format(root=str(pathlib.Path(__file__).resolve().parents[2]))
+    digests = []
+    for disable in ("1", "0"):
+        result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600,
+                                env={**os.environ, "NUMBA_DISABLE_JIT": disable})
+        assert result.returncode == 0, result.stderr[-3000:]
+        digests.append(json.loads(result.stdout.strip().splitlines()[-1]))
+    assert digests[0] == digests[1]
+    assert all(sum(visits) == 40 for visits, _ in digests[0])
