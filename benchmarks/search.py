@@ -1,16 +1,19 @@
 """Search benchmark: the numba ISMCTS against the Python-tree search it replaced, then tournaments.
 
-    python -m benchmarks.search [--positions 6] [--old-iterations 100] [--speed-seconds 0.5]
+    python -m benchmarks.search [--positions 6] [--old-iterations 100] [--speed-seconds 0.5] [--speed-cutoff 10]
                                 [--seconds 1.0] [--games 400] [--coop-games 100] [--jobs 1] [--threads N]
-                                [--envs id ...] [--skip-speed] [--skip-tournaments]
+                                [--cutoff C|none] [--exploration X] [--envs id ...] [--skip-speed]
+                                [--skip-tournaments]
 
 1. Speed, every game: ``--positions`` positions from a seeded random game (a seat with a choice).
    At each, the old search (``benchmarks/ismcts_python.py``, random playouts to the end) runs
    ``--old-iterations`` iterations, and the new one (``agents/ismcts.py``) runs ``--speed-seconds``
-   three ways: the same random playouts in one thread, the same in ``--threads`` trees, and the
-   agent's defaults (``--threads`` trees, default playouts). Iterations per second = iterations
-   done / wall time, summed over the positions.
-2. Strength, at ``--seconds`` per decision (``ismcts:<s>s``): in every competitive game, one ISMCTS
+   several ways: the same random playouts in one thread and in ``--threads`` trees, playouts cut
+   after ``--speed-cutoff`` decisions (engines with ``playout_value``), and as shipped. Iterations
+   per second = iterations done / time, summed over the positions (wall clock, and CPU time of
+   the process for the one-thread comparison).
+2. Strength, at ``--seconds`` per decision (``ismcts:<s>s``, with ``--cutoff`` / ``--exploration``
+   when given, to compare playout modes): in every competitive game, one ISMCTS
    seat against heuristics in the other seats, and one against random agents (``--games`` games
    each, seats rotated); in the cooperative game, a team of ISMCTS seats and a team of heuristic
    seats (``--coop-games`` games each). *Fair share* is the win rate of an average seat in the
@@ -33,6 +36,7 @@ import numba
 import numpy as np
 
 import envs
+from envs.core.game import engine_function
 from agents.ismcts import DEFAULT_CUTOFF, ISMCTSAgent, parse_spec
 from envs.core.search import NO_CUTOFF
 from envs.testing.play import choice_positions
@@ -47,30 +51,44 @@ COOPERATIVE = {"voll_auf_die_18_v0"}  # the whole table wins or loses together
 
 
 def _timed_search(agent, env_id, position):
+    """(wall seconds, CPU seconds of this process) of one decision at ``position``."""
     record, seat, observation, mask, pending = position
     agent.reset(seat, env_id, {"num_players": int(record["num_players"][0])})
-    started = time.perf_counter()
+    wall, cpu = time.perf_counter(), time.process_time()
     agent.act(observation, mask, {"record": record, "pending_actions": pending})
-    return time.perf_counter() - started
+    return time.perf_counter() - wall, time.process_time() - cpu
 
 
-def speed(env_id, positions, old_iterations, seconds, threads):
-    """Iterations per second of each search over the same positions."""
-    found = choice_positions(env_id, positions, seed=1)
+def speed_variants(env_id, old_iterations, seconds, threads, cutoff):
+    """name -> agent factory: the old search, the new one with the same playouts (one thread, then
+    ``threads``), with a cut-off (engines with playout_value only) and as shipped."""
     variants = {
         "old": lambda: PythonISMCTSAgent(iterations=old_iterations, seed=0),
-        "new_plain_1": lambda: ISMCTSAgent(seconds=seconds, cutoff=NO_CUTOFF, threads=1, seed=0),
-        "new_plain": lambda: ISMCTSAgent(seconds=seconds, cutoff=NO_CUTOFF, threads=threads, seed=0),
-        "new_default": lambda: ISMCTSAgent(seconds=seconds, threads=threads, seed=0),
+        "same_1": lambda: ISMCTSAgent(seconds=seconds, cutoff=NO_CUTOFF, threads=1, seed=0),
+        "same": lambda: ISMCTSAgent(seconds=seconds, cutoff=NO_CUTOFF, threads=threads, seed=0),
+        "default": lambda: ISMCTSAgent(seconds=seconds, threads=threads, seed=0),
     }
+    if engine_function(envs.game_of(env_id).engine.STATE, "playout_value") is not None:
+        variants["cutoff"] = lambda: ISMCTSAgent(seconds=seconds, cutoff=cutoff, threads=threads, seed=0)
+    return variants
+
+
+def speed(env_id, positions, old_iterations, seconds, threads, cutoff):
+    """Iterations per wall second and per CPU second of each search over the same positions.
+
+    Each search decides once untimed first (the old one compiles its kernels then; the new one
+    compiles in ``reset``, which is never timed)."""
+    found = choice_positions(env_id, positions, seed=1)
     rates = {}
-    for name, build in variants.items():
-        done, elapsed = 0, 0.0
+    for name, build in speed_variants(env_id, old_iterations, seconds, threads, cutoff).items():
+        _timed_search(build(), env_id, found[0])
+        done, wall, cpu = 0, 0.0, 0.0
         for position in found:
             agent = build()
-            elapsed += _timed_search(agent, env_id, position)
+            w, c = _timed_search(agent, env_id, position)
+            wall, cpu = wall + w, cpu + c
             done += old_iterations if name == "old" else agent.last_iterations
-        rates[name] = done / elapsed
+        rates[name] = (done / wall, done / cpu)
     return len(found), rates
 
 
@@ -122,6 +140,7 @@ def main(argv=None):
     parser.add_argument("--positions", type=int, default=6)
     parser.add_argument("--old-iterations", type=int, default=100)
     parser.add_argument("--speed-seconds", type=float, default=0.5)
+    parser.add_argument("--speed-cutoff", type=int, default=10, help="cut-off of the speed table's cut-off column")
     parser.add_argument("--seconds", type=float, default=1.0, help="ISMCTS time budget per decision")
     parser.add_argument("--games", type=int, default=400, help="games per competitive lineup")
     parser.add_argument("--coop-games", type=int, default=100, help="games per team in the cooperative game")
@@ -135,7 +154,7 @@ def main(argv=None):
     parser.add_argument("--skip-speed", action="store_true")
     parser.add_argument("--skip-tournaments", action="store_true")
     args = parser.parse_args(argv)
-    for name in ("positions", "old_iterations", "games", "coop_games", "threads", "jobs"):
+    for name in ("positions", "old_iterations", "speed_cutoff", "games", "coop_games", "threads", "jobs"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
     if args.seconds <= 0 or args.speed_seconds <= 0:
@@ -156,29 +175,38 @@ def main(argv=None):
     ]
 
     if not args.skip_speed:
+        shipped = "none" if DEFAULT_CUTOFF == NO_CUTOFF else DEFAULT_CUTOFF
         lines += [
             "## Iterations per second",
             "",
             f"Old: the Python-tree search it replaced (benchmarks/ismcts_python.py), {args.old_iterations} "
             f"iterations a position, random playouts to the end. New: agents/ismcts.py for {args.speed_seconds} s a "
-            f"position; *same playouts* plays to the end too (1 tree, then {args.threads} trees in parallel), "
-            f"*default* is the agent as shipped ({args.threads} trees, cut-off "
-            f"{'none' if DEFAULT_CUTOFF == NO_CUTOFF else DEFAULT_CUTOFF}). {args.positions} positions a game from "
-            f"seeded random play, the same for every search.",
+            f"position: *same playouts* plays to the end as well (1 tree, then {args.threads} trees in parallel); "
+            f"*cut-off {args.speed_cutoff}* stops playouts after {args.speed_cutoff} decisions with the engine's "
+            f"playout_value (n/a: the engine has none); *as shipped* is the agent's default ({args.threads} trees, "
+            f"cut-off {shipped}). {args.positions} positions a game from seeded random play, the same for every "
+            "search; each search decides once untimed first. Rates are iterations per wall-clock second; "
+            "the *CPU* speed-up compares iterations per CPU second of this process (one thread each), which a "
+            "busy machine distorts less.",
             "",
-            "| env | positions | old it/s | new, same playouts, 1 thread | speed-up | "
-            f"new, same playouts, {args.threads} threads | new, default | speed-up (default) |",
+            "| env | old it/s | new, same playouts, 1 thread | speed-up (wall / CPU) | "
+            f"same playouts, {args.threads} threads | cut-off {args.speed_cutoff}, {args.threads} threads | "
+            "as shipped | speed-up as shipped |",
             "|---|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for env_id in args.envs:
-            count, rates = speed(env_id, args.positions, args.old_iterations, args.speed_seconds, args.threads)
+            count, rates = speed(env_id, args.positions, args.old_iterations, args.speed_seconds, args.threads,
+                                 args.speed_cutoff)
+            old, same_1, same, default = (rates[k][0] for k in ("old", "same_1", "same", "default"))
+            cpu_speedup = rates["same_1"][1] / rates["old"][1]
+            cut = f"{rates['cutoff'][0]:,.0f}" if "cutoff" in rates else "n/a"
             summary[env_id].update({
-                "iterations_per_s_old": rates["old"], "iterations_per_s_new": rates["new_default"],
-                "iterations_per_s_new_same_playouts_one_thread": rates["new_plain_1"],
-                "iterations_per_s_new_same_playouts": rates["new_plain"]})
-            lines.append(f"| {env_id} | {count} | {rates['old']:,.0f} | {rates['new_plain_1']:,.0f} | "
-                         f"{rates['new_plain_1'] / rates['old']:.1f}x | {rates['new_plain']:,.0f} | "
-                         f"{rates['new_default']:,.0f} | {rates['new_default'] / rates['old']:.1f}x |")
+                "iterations_per_s_old": old, "iterations_per_s_new": default,
+                "iterations_per_s_new_same_playouts_one_thread": same_1, "iterations_per_s_new_same_playouts": same,
+                "iterations_per_s_new_cutoff": rates["cutoff"][0] if "cutoff" in rates else None,
+                "speed_up_same_playouts_cpu": cpu_speedup, "speed_positions": count})
+            lines.append(f"| {env_id} | {old:,.0f} | {same_1:,.0f} | {same_1 / old:.1f}x / {cpu_speedup:.1f}x | "
+                         f"{same:,.0f} | {cut} | {default:,.0f} | {default / old:.1f}x |")
             print(lines[-1], flush=True)
         lines.append("")
 
