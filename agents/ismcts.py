@@ -76,7 +76,7 @@ class ISMCTSAgent(Agent):
             raise ValueError(f"{self.game.env_id} has no determinize: ISMCTS cannot search it")
         capacity = math.ceil(self.iterations / self.threads) + 1 if self.iterations else 4096
         self.forest = Forest(state, self.game.num_actions, config["num_players"], self.game.simultaneous,
-                             self.threads, capacity, threads=self.threads > 1)
+                             self.threads, capacity, parallel=self.threads > 1)
         # Compile (or load) the search now, so that no decision's time budget pays for it; then time
         # what a call costs besides its iterations.
         blank, nothing = np.zeros(1, state), np.zeros(self.threads, np.int64)

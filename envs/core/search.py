@@ -313,11 +313,11 @@ class Forest:
     """The arenas and scratch space of ``trees`` search trees for one game, reused decision after
     decision; a row grows (doubling) when a call asks for more iterations than it can hold.
 
-    ``threads=False`` grows the trees one after another in the calling thread (no parallel region).
+    ``parallel=False`` grows the trees one after another in the calling thread (no parallel region).
     """
 
-    def __init__(self, state_dtype, num_actions, num_players, simultaneous, trees, capacity, threads=True):
-        self.trees, self.threads = trees, threads
+    def __init__(self, state_dtype, num_actions, num_players, simultaneous, trees, capacity, parallel=True):
+        self.trees, self.parallel = trees, parallel
         self.nodes = np.zeros((trees, max(capacity, 2)), NODE)
         self.sizes = np.ones(trees, np.int64)
         self.work = np.zeros(trees, state_dtype)
@@ -339,7 +339,7 @@ class Forest:
     def grow(self, root, seat, pending, iterations, exploration, cutoff, max_playout):
         """``iterations[t]`` more iterations on tree ``t`` (int64[trees]); returns their sum."""
         self._reserve(int(iterations.max()))
-        kernel = grow_forest if self.threads else grow_forest_serial
+        kernel = grow_forest if self.parallel else grow_forest_serial
         kernel(root, seat, pending, self.nodes, self.sizes, self.work, self.rngs, self.masks, self.child_of,
                self.returns, self.values, self.joints, iterations, exploration, cutoff, max_playout)
         return int(iterations.sum())

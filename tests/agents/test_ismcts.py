@@ -80,7 +80,7 @@ def test_same_seed_same_choice_and_parallel_trees_match_serial_ones(env_id):
         for parallel in (True, False):
             agent = ISMCTSAgent(iterations=60, threads=2, seed=9)
             agent.reset(seat, env_id, {"num_players": int(record["num_players"][0])})
-            agent.forest.threads = parallel
+            agent.forest.parallel = parallel
             stats.append([a.copy() for a in agent.search(record, pending)])
         np.testing.assert_array_equal(stats[0][0], stats[1][0])
         np.testing.assert_allclose(stats[0][1], stats[1][1])
@@ -174,7 +174,7 @@ def test_one_thread_is_one_tree_grown_in_the_calling_thread():
     record = env.unwrapped.get_state()
     agent = ISMCTSAgent(iterations=200, threads=1, seed=3)
     agent.reset(1, "race_v0", env.unwrapped.config)
-    assert agent.forest.threads is False
+    assert agent.forest.parallel is False
     visits, totals = (a.copy() for a in agent.search(record))
 
     seed = np.random.default_rng(3).integers(2**63, size=1)[0]  # the agent's first tree seed
