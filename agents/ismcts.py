@@ -17,7 +17,9 @@ same work on any machine; ``threads`` is the number of independent trees grown i
 merged at the root (default: numba's thread count; ``threads=1`` searches one tree in the calling
 thread). With a fixed ``threads`` the same seed gives the same choices. ``cutoff`` stops each
 random playout after that many decisions and asks the engine's ``playout_value`` for the rest
-(``none``: play to the end; engines without ``playout_value`` always play to the end).
+(``none``: play to the end; engines without ``playout_value`` always play to the end). Without
+it each game gets its own default, :data:`DEFAULT_CUTOFFS`: whichever mode won more often against
+the heuristics in ``benchmarks/results/search.md``.
 
 The agent receives the true record in ``info["record"]`` (the tournament runner passes it to
 agents with ``needs_record = True``) and touches it only through the engine's ``determinize``.
@@ -37,8 +39,10 @@ from .base import Agent
 
 DEFAULT_ITERATIONS = 1000
 DEFAULT_EXPLORATION = 0.7
-# Playouts to the end of the game until the games' playout_value functions are measured against them.
-DEFAULT_CUTOFF = NO_CUTOFF
+#: Playout cut-off per game when the spec gives none: the mode that won more often against the
+#: heuristics in benchmarks/results/search.md (python -m benchmarks.search); other games play to the end.
+DEFAULT_CUTOFFS = {}
+GAME_DEFAULT = "game"  # the cutoff argument that asks for the game's entry in DEFAULT_CUTOFFS
 MAX_PLAYOUT = 5000  # decisions: a guard against endless random games
 # A time budget is spent in chunks (one kernel call each, the clock read between them). A chunk
 # aims at this share of the budget, but at least CHUNK_OVERHEADS times the cost of a call (starting
@@ -52,7 +56,7 @@ class ISMCTSAgent(Agent):
     name = "ismcts"
     needs_record = True
 
-    def __init__(self, iterations=None, seconds=None, exploration=DEFAULT_EXPLORATION, cutoff=DEFAULT_CUTOFF,
+    def __init__(self, iterations=None, seconds=None, exploration=DEFAULT_EXPLORATION, cutoff=GAME_DEFAULT,
                  threads=None, max_playout=MAX_PLAYOUT, seed=None):
         super().__init__(seed)
         if iterations is None and seconds is None:
@@ -62,8 +66,12 @@ class ISMCTSAgent(Agent):
         self.iterations = _positive(iterations, "iterations", int) if iterations is not None else None
         self.seconds = _positive(seconds, "seconds", float) if seconds is not None else None
         self.exploration = _positive(exploration, "exploration", float, allow_zero=True)
-        self.cutoff = NO_CUTOFF if cutoff is None or cutoff == NO_CUTOFF else _positive(
-            cutoff, "cutoff", int, allow_zero=True)
+        if isinstance(cutoff, str) and cutoff == GAME_DEFAULT:
+            self.cutoff_option = GAME_DEFAULT  # resolved in reset, once the game is known
+        elif cutoff is None or cutoff == NO_CUTOFF:
+            self.cutoff_option = NO_CUTOFF
+        else:
+            self.cutoff_option = _positive(cutoff, "cutoff", int, allow_zero=True)
         self.threads = numba.get_num_threads() if threads is None else _positive(threads, "threads", int)
         self.max_playout = _positive(max_playout, "max_playout", int)
         self.last_iterations = 0  # iterations spent on the last decision
@@ -71,6 +79,9 @@ class ISMCTSAgent(Agent):
     def reset(self, seat, env_id, config):
         super().reset(seat, env_id, config)
         self.game = envs.game_of(env_id) if isinstance(env_id, str) else env_id
+        self.cutoff = self.cutoff_option  # playout cut-off of this game's searches
+        if self.cutoff == GAME_DEFAULT:
+            self.cutoff = DEFAULT_CUTOFFS.get(self.game.env_id, NO_CUTOFF)
         state = self.game.engine.STATE
         if engine_function(state, "determinize") is None:
             raise ValueError(f"{self.game.env_id} has no determinize: ISMCTS cannot search it")

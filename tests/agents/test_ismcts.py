@@ -14,10 +14,11 @@ import pytest
 
 import envs
 from agents import RandomAgent, make_agent
-from agents.ismcts import ISMCTSAgent, parse_spec
+from agents.ismcts import DEFAULT_CUTOFFS, GAME_DEFAULT, ISMCTSAgent, parse_spec
 from envs.core import kernels, search
 from envs.core.play import play_game
 from envs.core.rng import RNG, seed_rng
+from envs.core.search import NO_CUTOFF
 from envs.testing.play import choice_positions
 from envs.testing.toy_games import register_toys
 
@@ -266,6 +267,17 @@ def test_cutoff_uses_playout_value_only_where_the_engine_has_one():
         assert (decisions > 0) == ends
         if not ends:
             np.testing.assert_array_equal(returns, 0.0)
+
+
+def test_default_cutoff_is_the_games_own_and_an_explicit_one_wins(monkeypatch):
+    monkeypatch.setitem(DEFAULT_CUTOFFS, "race_v0", 7)
+    expected = {("race_v0", GAME_DEFAULT): 7, ("tally_v0", GAME_DEFAULT): NO_CUTOFF,
+                ("race_v0", None): NO_CUTOFF, ("race_v0", 3): 3, ("tally_v0", 3): 3}
+    for (env_id, cutoff), resolved in expected.items():
+        agent = ISMCTSAgent(iterations=5, threads=1, cutoff=cutoff)
+        agent.reset(0, env_id, {"num_players": 2})
+        assert agent.cutoff == resolved, (env_id, cutoff)
+    assert ISMCTSAgent(**parse_spec("5:cutoff=none")).cutoff_option == NO_CUTOFF
 
 
 def test_simultaneous_search_completes_the_moment_with_pending_actions():
