@@ -1,7 +1,9 @@
 """Agents that play the envs: random, heuristic (one per game), ISMCTS, trained policies.
 
 ``make_agent(spec, env_id, seed)`` builds one from a short spec: ``random``, ``heuristic``,
-``ismcts`` or ``ismcts:<iterations>``, ``policy:<path to a MaskablePPO .zip>``.
+``ismcts``, ``ismcts:<iterations>`` or ``ismcts:<seconds>s`` (options after more colons, see
+``agents/ismcts.py``), ``policy:<path to a MaskablePPO .zip>``. A bad spec raises ValueError
+when it is parsed, before any game is played.
 """
 
 from .base import Agent, RandomAgent
@@ -16,16 +18,16 @@ def make_agent(spec, env_id, seed=None):
 
         return heuristic_for(env_id, seed=seed)
     if kind == "ismcts":
-        from .ismcts import ISMCTSAgent
+        from .ismcts import ISMCTSAgent, parse_spec
 
-        return ISMCTSAgent(iterations=int(argument) if argument else 200, seed=seed)
+        return ISMCTSAgent(**parse_spec(argument), seed=seed)
     if kind == "policy":
         from .policy import PolicyAgent
 
         if not argument:
             raise ValueError("policy agents are written policy:<path to checkpoint .zip>")
         return PolicyAgent(argument)
-    raise ValueError(f"unknown agent {spec!r}; choose random, heuristic, ismcts[:N] or policy:<path>")
+    raise ValueError(f"unknown agent {spec!r}; choose random, heuristic, ismcts[:<iterations>|:<seconds>s] or policy:<path>")
 
 
 __all__ = ["Agent", "RandomAgent", "make_agent"]

@@ -1,151 +1,203 @@
-"""Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling et al. 2012) for any game.
+"""Information-set Monte Carlo tree search for any game: the agent around :mod:`envs.core.search`.
 
-Each iteration draws a *determinization*: a full game record sampled by the engine's
-``determinize(state, seat, seed)`` from what the searching seat can know, with a fresh random
-generator, so neither hidden cards nor the true future randomness reach the planner. The search
-then descends a tree keyed by action sequences, choosing among the actions legal in this
-determinization by UCB1 with availability counts, expands one new action, finishes the game with
-random legal moves inside numba, and credits every node with the return of the seat that chose it.
+The whole search of a decision (determinization, selection, expansion, playout, backup) runs in
+numba; this class only holds the budget and the options, seeds the trees and picks the root
+action with the most visits. See ``envs/core/search.py`` for the algorithm.
 
-Simultaneous games are searched as a sequence of seat decisions within each moment (seat 0,
-then 1, ...); the joint action is applied once every seat has chosen.
+Specs (``agents.make_agent``)::
+
+    ismcts                    DEFAULT_ITERATIONS iterations per decision
+    ismcts:<iterations>       e.g. ismcts:2000
+    ismcts:<seconds>s         a time budget per decision, e.g. ismcts:1s, ismcts:0.25s
+    ismcts:<budget>:key=value:...   options: threads=<trees>, cutoff=<decisions>|none, c=<exploration>
+                              (colons, not commas: command lines list agents with commas)
+
+``iterations`` counts all trees together (they are split evenly), so ``ismcts:1000`` costs the
+same work on any machine; ``threads`` is the number of independent trees grown in parallel and
+merged at the root (default: numba's thread count; ``threads=1`` searches one tree in the calling
+thread). With a fixed ``threads`` the same seed gives the same choices. ``cutoff`` stops each
+random playout after that many decisions and asks the engine's ``playout_value`` for the rest
+(``none``: play to the end; engines without ``playout_value`` always play to the end). Without
+it each game gets its own default, :data:`DEFAULT_CUTOFFS`: whichever mode won more often against
+the heuristics in ``benchmarks/results/search.md``.
 
 The agent receives the true record in ``info["record"]`` (the tournament runner passes it to
-agents with ``needs_record = True``) and touches it only through ``determinize``.
+agents with ``needs_record = True``) and touches it only through the engine's ``determinize``.
 """
 
 import math
+import time
 
+import numba
 import numpy as np
 
 import envs
-from envs.core import kernels
 from envs.core.game import engine_function
-from envs.core.rng import RNG, seed_rng
+from envs.core.search import NO_CUTOFF, Forest
 
 from .base import Agent
 
-
-class _Node:
-    __slots__ = ("children", "visits", "total", "available", "seat")
-
-    def __init__(self, seat):
-        self.children = {}
-        self.visits = 0
-        self.total = 0.0  # return of `seat`, the seat whose choice led here
-        self.available = 0
-        self.seat = seat
+DEFAULT_ITERATIONS = 1000
+DEFAULT_EXPLORATION = 0.7
+#: Playout cut-off per game when the spec gives none: the mode that won more often against the
+#: heuristics in benchmarks/results/search.md (python -m benchmarks.search); other games play to the end.
+#: Measured at 0.05 s a decision: cut-off playouts won 11/77 (Teufel) and 10/42 (Fass) games against
+#: the heuristics where plain ones won 0/88 and 0/40; in Secret Hitler and Volle Socke the two were
+#: within noise (plain kept); Voll auf die 18 has no playout_value.
+DEFAULT_CUTOFFS = {"teufel_teufel_v0": 10, "volles_fass_voraus_v0": 10}
+GAME_DEFAULT = "game"  # the cutoff argument that asks for the game's entry in DEFAULT_CUTOFFS
+MAX_PLAYOUT = 5000  # decisions: a guard against endless random games
+# A time budget is spent in chunks (one kernel call each, the clock read between them). A chunk
+# aims at this share of the budget, but at least CHUNK_OVERHEADS times the cost of a call (starting
+# the threads can take tens of milliseconds on a busy machine), and grows at most CHUNK_GROWTH-fold.
+CHUNK_SHARE = 0.05
+CHUNK_OVERHEADS = 20
+CHUNK_GROWTH = 8
 
 
 class ISMCTSAgent(Agent):
     name = "ismcts"
     needs_record = True
 
-    def __init__(self, iterations=200, exploration=0.7, max_playout=5000, seed=None):
-        self.iterations = iterations
-        self.exploration = exploration
-        self.max_playout = max_playout
-        self.rng = np.random.default_rng(seed)
+    def __init__(self, iterations=None, seconds=None, exploration=DEFAULT_EXPLORATION, cutoff=GAME_DEFAULT,
+                 threads=None, max_playout=MAX_PLAYOUT, seed=None):
+        super().__init__(seed)
+        if iterations is None and seconds is None:
+            iterations = DEFAULT_ITERATIONS
+        if (iterations is None) == (seconds is None):
+            raise ValueError("give ISMCTSAgent either iterations or seconds, not both")
+        self.iterations = _positive(iterations, "iterations", int) if iterations is not None else None
+        self.seconds = _positive(seconds, "seconds", float) if seconds is not None else None
+        self.exploration = _positive(exploration, "exploration", float, allow_zero=True)
+        if isinstance(cutoff, str) and cutoff == GAME_DEFAULT:
+            self.cutoff_option = GAME_DEFAULT  # resolved in reset, once the game is known
+        elif cutoff is None or cutoff == NO_CUTOFF:
+            self.cutoff_option = NO_CUTOFF
+        else:
+            self.cutoff_option = _positive(cutoff, "cutoff", int, allow_zero=True)
+        self.threads = numba.get_num_threads() if threads is None else _positive(threads, "threads", int)
+        self.max_playout = _positive(max_playout, "max_playout", int)
+        self.last_iterations = 0  # iterations spent on the last decision
 
     def reset(self, seat, env_id, config):
         super().reset(seat, env_id, config)
         self.game = envs.game_of(env_id) if isinstance(env_id, str) else env_id
-        if engine_function(self.game.engine.STATE, "determinize") is None:
+        self.cutoff = self.cutoff_option  # playout cut-off of this game's searches
+        if self.cutoff == GAME_DEFAULT:
+            self.cutoff = DEFAULT_CUTOFFS.get(self.game.env_id, NO_CUTOFF)
+        state = self.game.engine.STATE
+        if engine_function(state, "determinize") is None:
             raise ValueError(f"{self.game.env_id} has no determinize: ISMCTS cannot search it")
-        self.num_players = config["num_players"]
-        self._mask = np.zeros(self.game.num_actions, np.int8)
-        self._actor = np.zeros(1, RNG)
-        self._returns = np.zeros(self.num_players, np.float32)
+        capacity = math.ceil(self.iterations / self.threads) + 1 if self.iterations else 4096
+        self.forest = Forest(state, self.game.num_actions, config["num_players"], self.game.simultaneous,
+                             self.threads, capacity, parallel=self.threads > 1)
+        # Compile (or load) the search now, so that no decision's time budget pays for it; then time
+        # what a call costs besides its iterations.
+        blank, nothing = np.zeros(1, state), np.zeros(self.threads, np.int64)
+        self._grow(blank, _NO_PENDING, nothing)
+        self._call_seconds = min(_timed(self._grow, blank, _NO_PENDING, nothing) for _ in range(3))
 
     def act(self, observation, action_mask, info=None):
         if info is None or "record" not in info:
             raise ValueError("ISMCTSAgent needs the game record in info['record'] (it only determinizes it)")
         legal = np.flatnonzero(action_mask)
         if legal.size == 1:
+            self.last_iterations = 0
             return int(legal[0])
-        root = _Node(seat=-1)
-        pending = info.get("pending_actions")  # simultaneous: seats before us this moment
-        for _ in range(self.iterations):
-            self._iterate(root, info["record"], pending)
-        best = max(root.children.items(), key=lambda item: (item[1].visits, item[1].total))
-        return int(best[0])
+        visits, totals = self.search(info["record"], info.get("pending_actions"))
+        # Most visits among the legal actions; ties go to the higher summed return, then the lower action.
+        best = legal[np.lexsort((-legal, totals[legal], visits[legal]))[-1]]
+        if visits[best] == 0:  # nothing searched (no budget reached the root): any legal action
+            best = legal[self.rng.integers(legal.size)]
+        return int(best)
 
-    # ---- one iteration ------------------------------------------------------------------
-
-    def _iterate(self, root, record, pending):
-        state = record.copy()
-        kernels.determinize_one(state, self.seat, np.uint64(self.rng.integers(2**63)))
-        seed_rng(self._actor[0], np.uint64(self.rng.integers(2**63)))
-        self._returns[:] = 0.0
-        joint = np.zeros(self.num_players, np.int64)
-        chosen = 0
-        if pending is not None:
-            joint[: len(pending)] = pending
-            chosen = len(pending)
-        node, path = root, []
-        while not state["terminal"][0]:
-            seat = chosen if self.game.simultaneous else int(state["current_player"][0])
-            kernels.mask_one(state, seat, self._mask)
-            legal = np.flatnonzero(self._mask)
-            for action in legal:
-                child = node.children.get(int(action))
-                if child is not None:
-                    child.available += 1
-            untried = [int(a) for a in legal if int(a) not in node.children]
-            if untried:
-                action = untried[self.rng.integers(len(untried))]
-                node.children[action] = child = _Node(seat)
-                child.available = 1
-                expanded = True
-            else:
-                action = self._select(node, legal)
-                child = node.children[action]
-                expanded = False
-            path.append(child)
-            chosen = self._apply(state, action, joint, chosen)
-            node = child
-            if expanded:
-                break
-        if not state["terminal"][0]:
-            self._playout(state, joint, chosen)
-        for child in path:
-            child.visits += 1
-            child.total += float(self._returns[child.seat])
-
-    def _select(self, node, legal):
-        c = self.exploration
-        best, best_value = None, -math.inf
-        for action in legal:
-            child = node.children[int(action)]
-            value = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
-            if value > best_value:
-                best, best_value = int(action), value
-        return best
-
-    def _apply(self, state, action, joint, chosen):
-        """Apply ``action``; for a simultaneous game collect it until every seat has chosen."""
-        if not self.game.simultaneous:
-            kernels.step_one(state, action)
-            self._returns += state["reward"][0, : self.num_players]
-            return 0
-        joint[chosen] = action
-        chosen += 1
-        if chosen == self.num_players:
-            kernels.step_one(state, joint)
-            self._returns += state["reward"][0, : self.num_players]
-            chosen = 0
-        return chosen
-
-    def _playout(self, state, joint, chosen):
-        if self.game.simultaneous:
-            # Finish the current moment at random, then play on.
-            for seat in range(chosen, self.num_players):
-                kernels.mask_one(state, seat, self._mask)
-                legal = np.flatnonzero(self._mask)
-                joint[seat] = legal[self.rng.integers(legal.size)]
-            if chosen:
-                kernels.step_one(state, joint)
-                self._returns += state["reward"][0, : self.num_players]
-            kernels.random_playout_joint(state, self._actor, self.game.num_actions, self.max_playout, self._returns)
+    def search(self, record, pending=None):
+        """Search from the true ``record`` (length-1 array); returns the root's visits and summed
+        returns per action, over all trees. ``pending``: in a simultaneous game, the actions already
+        chosen this moment by the seats before this one."""
+        pending = _NO_PENDING if pending is None else np.asarray(pending, np.int64)
+        self.forest.start(self.rng.integers(2**63, size=self.threads))
+        if self.iterations is not None:
+            self.last_iterations = self._grow(record, pending, _split(self.iterations, self.threads))
         else:
-            kernels.random_playout(state, self._actor, self.game.num_actions, self.max_playout, self._returns)
+            self.last_iterations = self._search_for(record, pending, self.seconds)
+        return self.forest.root_statistics()
+
+    def _grow(self, record, pending, per_tree):
+        return self.forest.grow(record, self.seat, pending, per_tree, self.exploration, self.cutoff,
+                                self.max_playout)
+
+    def _search_for(self, record, pending, seconds):
+        """Grow in chunks until ``seconds`` have passed; each chunk is sized from the rate so far."""
+        start = time.perf_counter()
+        deadline = start + seconds
+        done, working, per_tree = 0, 0.0, 1
+        while True:
+            called = time.perf_counter()
+            done += self._grow(record, pending, np.full(self.threads, per_tree, np.int64))
+            now = time.perf_counter()
+            working += max(now - called - self._call_seconds, 1e-6)
+            if now + self._call_seconds >= deadline:
+                return done
+            rate = done / self.threads / working  # iterations per second and tree, calls' cost aside
+            # Half the time left at most: a rate misjudged by up to 2x still ends by the deadline.
+            chunk = min((deadline - now - self._call_seconds) / 2,
+                        max(CHUNK_SHARE * seconds, CHUNK_OVERHEADS * self._call_seconds))
+            per_tree = max(1, min(int(rate * chunk), CHUNK_GROWTH * per_tree))
+
+
+_NO_PENDING = np.zeros(0, np.int64)
+
+
+def _timed(function, *args):
+    started = time.perf_counter()
+    function(*args)
+    return time.perf_counter() - started
+
+
+def _split(total, parts):
+    """``total`` iterations over ``parts`` trees, as evenly as possible."""
+    per_tree = np.full(parts, total // parts, np.int64)
+    per_tree[: total % parts] += 1
+    return per_tree
+
+
+def _positive(value, name, kind, allow_zero=False):
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ValueError(f"ISMCTS {name} must be a number, got {value!r}")
+    if kind is int and value != int(value):
+        raise ValueError(f"ISMCTS {name} must be a whole number, got {value!r}")
+    if not math.isfinite(value) or value < 0 or (value == 0 and not allow_zero):
+        raise ValueError(f"ISMCTS {name} must be {'>= 0' if allow_zero else '> 0'}, got {value!r}")
+    return kind(value)
+
+
+def parse_spec(argument):
+    """The ISMCTSAgent keyword arguments of the part of a spec after ``ismcts:`` (see the module
+    docstring); ValueError naming the problem for anything else."""
+    budget, *options = [part.strip() for part in argument.split(":")] if argument else [""]
+    kwargs = {}
+    if budget:
+        try:
+            if budget.endswith("s"):
+                kwargs["seconds"] = float(budget[:-1])
+            else:
+                kwargs["iterations"] = int(budget)
+        except ValueError:
+            raise ValueError(f"ismcts budget {budget!r} is neither a number of iterations (ismcts:1000) "
+                             f"nor seconds (ismcts:1s)") from None
+    names = {"threads": ("threads", int), "cutoff": ("cutoff", int), "c": ("exploration", float)}
+    for option in options:
+        key, equals, text = option.partition("=")
+        if key not in names or not equals:
+            raise ValueError(f"ismcts option {option!r} is not key=value with key one of {sorted(names)}")
+        name, kind = names[key]
+        if key == "cutoff" and text.lower() == "none":
+            kwargs[name] = None
+            continue
+        try:
+            kwargs[name] = kind(text)
+        except ValueError:
+            raise ValueError(f"ismcts option {key}={text!r} is not a valid {kind.__name__}") from None
+    ISMCTSAgent(**kwargs)  # range checks now, not at the first decision
+    return kwargs

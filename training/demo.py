@@ -8,7 +8,8 @@
    win rates against random and heuristic agents.
 4. The tables again, together, and a GIF replay of the trained policy.
 
-    python -m training.demo [--games 50] [--tournament-games 12] [--train-steps 30000] [--out runs/demo]
+    python -m training.demo [--games 50] [--tournament-games 12] [--ismcts ismcts:0.02s] [--train-steps 30000]
+                            [--out runs/demo]
 """
 
 import argparse
@@ -18,11 +19,14 @@ import time
 import numpy as np
 
 import envs
+from agents.ismcts import parse_spec
 from envs.core.game import engine_function
 from envs.core.vector import VectorGame
 from envs.testing.play import play_aec, play_parallel
 
 TRAIN_GAME, TRAIN_PLAYERS = "volles_fass_voraus_v0", 2
+# Tournament ISMCTS: the numba search (agents/ismcts.py) with a small time budget per decision.
+ISMCTS_SPEC = "ismcts:0.02s"
 
 
 # ---- 1. random play ------------------------------------------------------------------------
@@ -60,7 +64,7 @@ def random_table(rows):
 # ---- 2. tournament ------------------------------------------------------------------------
 
 
-def tournament(env_id, games, seed, ismcts_iterations):
+def tournament(env_id, games, seed, ismcts):
     from agents.heuristic import heuristic_for
     from training.evaluate import evaluate
 
@@ -71,7 +75,7 @@ def tournament(env_id, games, seed, ismcts_iterations):
     except ValueError:
         pass
     if engine_function(envs.game_of(env_id).engine.STATE, "determinize") is not None:
-        specs.append(f"ismcts:{ismcts_iterations}")
+        specs.append(ismcts)
     return evaluate(env_id, specs, games, seed=seed, progress=True)
 
 
@@ -91,9 +95,16 @@ def self_play(env_id, players, steps, out, seed):
 
 def check_arguments(parser, args):
     """Every argument checked before any work starts (a usage error otherwise)."""
-    for name in ("games", "tournament_games", "ismcts_iterations", "train_steps"):
+    for name in ("games", "tournament_games", "train_steps"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
+    kind, _, budget = args.ismcts.partition(":")
+    try:
+        if kind != "ismcts":
+            raise ValueError(f"--ismcts takes an ISMCTS spec such as {ISMCTS_SPEC}, not {args.ismcts!r}")
+        parse_spec(budget)
+    except ValueError as error:
+        parser.error(str(error))
     counts = envs.game_of(args.train_game).player_counts
     if args.train_players not in counts:
         parser.error(f"--train-players {args.train_players}: {args.train_game} is played by {list(counts)} players")
@@ -105,7 +116,8 @@ def build_parser():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=30, help="random games per env id")
     parser.add_argument("--tournament-games", type=int, default=12, help="tournament games per env id")
-    parser.add_argument("--ismcts-iterations", type=int, default=100, help="ISMCTS iterations per decision")
+    parser.add_argument("--ismcts", default=ISMCTS_SPEC, help="the ISMCTS agent's spec, e.g. ismcts:0.02s or ismcts:200 "
+                        "(agents/ismcts.py)")
     parser.add_argument("--train-game", default=TRAIN_GAME, choices=list(envs.ENV_IDS), help="the game self-play trains on")
     parser.add_argument("--train-players", type=int, default=TRAIN_PLAYERS, help="seats in the self-play game")
     parser.add_argument("--train-steps", type=int, default=30_000, help="self-play training steps")
@@ -136,7 +148,7 @@ def main(argv=None):
 
     tables = []
     for env_id in envs.ENV_IDS:
-        results = tournament(env_id, args.tournament_games, args.seed, args.ismcts_iterations)
+        results = tournament(env_id, args.tournament_games, args.seed, args.ismcts)
         write_outputs(env_id, results, out / "tournament")
         tables.append(format_table(env_id, results))
         print(tables[-1], flush=True)

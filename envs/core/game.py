@@ -107,7 +107,14 @@ def game_check_state(state):
 
 
 def game_playout_value(state, values):
-    engine_function(state.dtype, "playout_value")(state, values)
+    fn = engine_function(state.dtype, "playout_value")
+    if fn is not None:
+        fn(state, values)
+
+
+def game_has_playout_value(state):
+    """Whether the engine estimates playouts (a constant once compiled; see game_playout_value)."""
+    return engine_function(state.dtype, "playout_value") is not None
 
 
 def _resolve(state_type, name):
@@ -161,11 +168,22 @@ def _game_check_state(state):
         return lambda state: fn(state)
 
 
+# playout_value is optional: for an engine without one the entry point compiles to nothing and
+# game_has_playout_value to the constant False, so one search kernel compiles for every engine.
 @overload(game_playout_value)
 def _game_playout_value(state, values):
-    fn = _resolve(state, "playout_value")
-    if fn is not None:
+    if isinstance(state, types.Record):
+        fn = engine_function(state.dtype, "playout_value")
+        if fn is None:
+            return lambda state, values: None
         return lambda state, values: fn(state, values)
+
+
+@overload(game_has_playout_value)
+def _game_has_playout_value(state):
+    if isinstance(state, types.Record):
+        has = engine_function(state.dtype, "playout_value") is not None
+        return lambda state: has
 
 
 def registered_game(env_id):

@@ -54,3 +54,42 @@ def play_parallel(env, seed, rng=None, on_step=None):
         if on_step is not None:
             on_step(env, actions)
     return steps, returns
+
+
+def choice_positions(env_id, count, seed=0, num_players=None, share=0.3):
+    """Positions of a seeded random game of ``env_id`` where a seat has more than one legal action
+    (about ``share`` of them, at most ``count``), for search tests and benchmarks.
+
+    Each is ``(record, seat, observation, action_mask, pending)``: the true record (a length-1
+    array) and what the seat sees; ``pending`` lists, in a simultaneous game, the actions the seats
+    before it chose this moment (None in a turn-based game).
+    """
+    import envs
+
+    game = envs.game_of(env_id)
+    num_players = num_players or game.default_players
+    rng = np.random.default_rng(seed)
+    found = []
+    if game.simultaneous:
+        env = envs.make_parallel(env_id, num_players=num_players)
+        observations, _ = env.reset(seed=seed)
+        while env.agents and len(found) < count:
+            actions = {name: random_action(observations[name], rng) for name in env.agents}
+            for seat, name in enumerate(env.agents):
+                view = observations[name]
+                if view["action_mask"].sum() > 1 and len(found) < count and rng.random() < share:
+                    pending = [actions[other] for other in env.agents[:seat]]
+                    found.append((env.get_state(), seat, view["observation"], view["action_mask"], pending))
+            observations, *_ = env.step(actions)
+        return found
+    env = envs.make(env_id, num_players=num_players)
+    env.reset(seed=seed)
+    for name in env.agent_iter():
+        view, _, terminated, truncated, _ = env.last()
+        if terminated or truncated or len(found) >= count:
+            break
+        if view["action_mask"].sum() > 1 and rng.random() < share:
+            seat = env.unwrapped.agent_name_mapping[name]
+            found.append((env.unwrapped.get_state(), seat, view["observation"], view["action_mask"], None))
+        env.step(random_action(view, rng))
+    return found

@@ -1,0 +1,359 @@
+"""Information-set Monte Carlo tree search over any registered engine, compiled with numba.
+
+Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012). Each iteration
+
+1. copies the true record and lets the engine's ``determinize(state, seat, seed)`` resample
+   everything the searching seat cannot know, with a fresh generator (so neither hidden cards nor
+   the true future randomness reach the planner);
+2. descends the tree, keyed by action sequences, choosing among the actions legal in this
+   determinization by UCB1 with availability counts (a child's exploration term counts the
+   iterations in which its action was legal, not its parent's visits);
+3. expands one untried action (uniformly at random);
+4. plays on with uniformly random legal actions, to the end of the game or, when ``cutoff`` >= 0
+   and the engine registered ``playout_value``, for ``cutoff`` decisions and then takes the
+   engine's estimate of each seat's remaining return;
+5. credits every node on the path with the return of the seat whose choice led to it.
+
+Simultaneous games are searched as a sequence of seat decisions within each moment (seat 0, then
+1, ...); the joint action is applied once every seat has chosen. A kernel tells the two kinds
+apart by its ``joint`` argument, resolved at compile time: ``None`` for a turn-based game, else the
+moment's actions chosen so far.
+
+Trees live in preallocated arenas of :data:`NODE` records, one row per tree; a node's children are
+a linked list (``first_child`` / ``next_sibling``), so a node costs 40 bytes whatever the action
+space. Every iteration adds at most one node, so a row of ``iterations + 1`` nodes never fills;
+if it does (a caller that did not grow it), the iteration plays on at random from where it stands.
+
+Root parallelism: :func:`grow_forest` grows independent trees in a ``prange`` loop, each with its
+own generator, and :func:`root_statistics` merges them at the root by summing visits and returns;
+:func:`grow_forest_serial` is the same without a parallel region. Each tree's result depends only
+on its own seed, so the merged choice is the same whatever the number of threads.
+
+Everything here calls the engine through the generic entry points of :mod:`envs.core.game`, so
+each kernel is compiled and cached once per game. ``agents/ismcts.py`` is the Python face.
+"""
+
+import numpy as np
+from numba import njit, prange, types
+from numba.extending import overload
+
+from .game import game_determinize, game_has_playout_value, game_playout_value
+from .kernels import apply_step, fill_mask
+from .rng import RNG, choice, next_u64, randint, seed_rng
+
+#: One tree node. ``seat`` chose ``action`` to get here from ``parent``; ``total`` sums that
+#: seat's returns over the ``visits`` through this node; ``available`` counts the iterations in
+#: which the action was legal at the parent.
+NODE = np.dtype((np.record, [
+    ("parent", np.int32), ("first_child", np.int32), ("next_sibling", np.int32), ("action", np.int32),
+    ("seat", np.int32), ("visits", np.int32), ("available", np.int32), ("_pad", np.int32),
+    ("total", np.float64),
+]))
+
+_ROOT = np.array((-1, -1, -1, -1, -1, 0, 0, 0, 0.0), NODE)
+NO_CUTOFF = -1  # the cutoff of playouts that go to the end of the game
+
+
+def clear_trees(nodes, sizes):
+    """Make every row of ``nodes`` a tree holding only its root."""
+    nodes[:, 0] = _ROOT
+    sizes[:] = 1
+
+
+@njit(cache=True)
+def _add_child(nodes, size, parent, action, seat):
+    child = size[0]
+    size[0] += 1
+    node = nodes[child]
+    node.parent = parent
+    node.first_child = -1
+    node.next_sibling = nodes[parent].first_child
+    node.action = action
+    node.seat = seat
+    node.visits = 0
+    node.available = 1
+    node.total = 0.0
+    nodes[parent].first_child = child
+    return child
+
+
+@njit(cache=True)
+def _index_children(nodes, parent, child_of, value):
+    """Set ``child_of[action]`` of every child of ``parent`` to the child (``value`` True) or -1."""
+    child = nodes[parent].first_child
+    while child >= 0:
+        child_of[nodes[child].action] = child if value else -1
+        child = nodes[child].next_sibling
+
+
+@njit(cache=True)
+def _ucb_best(nodes, mask, child_of, exploration):
+    """The legal child with the highest UCB1 value (availability counts); ties: the lowest action."""
+    best, best_value = -1, -np.inf
+    for action in range(mask.shape[0]):
+        if mask[action] != 0:
+            node = nodes[child_of[action]]
+            value = node.total / node.visits + exploration * np.sqrt(np.log(node.available) / node.visits)
+            if value > best_value:
+                best, best_value = child_of[action], value
+    return best
+
+
+@njit(cache=True)
+def _select_or_expand(nodes, size, parent, seat, mask, child_of, rng, exploration):
+    """The child of ``parent`` to descend to, and whether it is new. -1 when an untried action
+    remains but the arena is full (the iteration then plays on at random)."""
+    _index_children(nodes, parent, child_of, True)
+    untried = 0
+    for action in range(mask.shape[0]):
+        if mask[action] != 0:
+            if child_of[action] >= 0:
+                nodes[child_of[action]].available += 1
+            else:
+                untried += 1
+    child, expanded = -1, False
+    if untried == 0:
+        child = _ucb_best(nodes, mask, child_of, exploration)
+    elif size[0] < nodes.shape[0]:
+        k = randint(rng, untried)
+        for action in range(mask.shape[0]):
+            if mask[action] != 0 and child_of[action] < 0:
+                if k == 0:
+                    child = _add_child(nodes, size, parent, action, seat)
+                    expanded = True
+                    break
+                k -= 1
+    _index_children(nodes, parent, child_of, False)
+    return child, expanded
+
+
+@njit(cache=True)
+def _apply_turn(state, action, joint, chosen, returns):
+    apply_step(state, action)
+    _add_rewards(state, returns)
+    return 0
+
+
+@njit(cache=True)
+def _apply_joint(state, action, joint, chosen, returns):
+    joint[chosen] = action
+    chosen += 1
+    if chosen == state.num_players:
+        apply_step(state, joint)
+        _add_rewards(state, returns)
+        chosen = 0
+    return chosen
+
+
+def _apply(state, action, joint, chosen, returns):
+    """Apply one seat's ``action``; in a simultaneous game collect it until the moment is complete.
+    Adds the step's rewards to ``returns``; returns the seats that have chosen in this moment."""
+    apply = _apply_turn if joint is None else _apply_joint
+    return apply(state, action, joint, chosen, returns)
+
+
+def _row(rows, t):
+    """Row ``t`` of a per-tree array, or None for None."""
+    return None if rows is None else rows[t]
+
+
+# numba prunes `if joint is None` only when joint is None, so a branch that calls a simultaneous
+# engine's step with one int would still be compiled for it: these two choose by type instead.
+@overload(_apply)
+def _apply_by_type(state, action, joint, chosen, returns):
+    apply = _apply_turn if isinstance(joint, types.NoneType) else _apply_joint
+    return lambda state, action, joint, chosen, returns: apply(state, action, joint, chosen, returns)
+
+
+@overload(_row)
+def _row_by_type(rows, t):
+    if isinstance(rows, types.NoneType):
+        return lambda rows, t: None
+    return lambda rows, t: rows[t]
+
+
+@njit(cache=True)
+def _add_rewards(state, returns):
+    for seat in range(returns.shape[0]):
+        returns[seat] += state.reward[seat]
+
+
+@njit(cache=True)
+def _seat_to_act(state, joint, chosen):
+    if joint is None:
+        return int(state.current_player)
+    return chosen
+
+
+@njit(cache=True)
+def playout(state, joint, chosen, rng, mask, returns, values, cutoff, max_decisions):
+    """Random legal play from here; adds each seat's rewards to ``returns``.
+
+    A moment of a simultaneous game that the tree left half-chosen is completed first. Then, with
+    ``cutoff`` >= 0 and an engine that registered ``playout_value``, play stops after ``cutoff``
+    decisions and the engine's estimate of the rest is added; without one, play goes to the end
+    (or ``max_decisions``, a guard against endless games). Returns the decisions made.
+    """
+    if joint is not None:
+        while chosen > 0:
+            fill_mask(state, chosen, mask)
+            chosen = _apply(state, choice(rng, mask), joint, chosen, returns)
+    estimate = cutoff >= 0 and game_has_playout_value(state)
+    limit = cutoff if estimate else max_decisions
+    decisions = 0
+    while state.terminal == 0 and decisions < limit:
+        fill_mask(state, _seat_to_act(state, joint, chosen), mask)
+        chosen = _apply(state, choice(rng, mask), joint, chosen, returns)
+        if chosen == 0:  # a whole decision (every seat's, in a simultaneous game) is applied
+            decisions += 1
+    if estimate and state.terminal == 0:
+        values[:] = 0.0
+        game_playout_value(state, values)
+        for seat in range(returns.shape[0]):
+            returns[seat] += values[seat]
+    return decisions
+
+
+@njit(cache=True)
+def _backup(nodes, node, returns):
+    while node >= 0:
+        visited = nodes[node]
+        visited.visits += 1
+        if visited.seat >= 0:
+            visited.total += returns[visited.seat]
+        node = visited.parent
+
+
+@njit(cache=True)
+def iterate(nodes, size, root, seat, pending, work, rng, mask, child_of, returns, values, joint,
+            exploration, cutoff, max_playout):
+    """One ISMCTS iteration on one tree (see the module docstring)."""
+    work[0] = root[0]
+    state = work[0]
+    game_determinize(state, seat, next_u64(rng) >> np.uint64(1))
+    returns[:] = 0.0
+    chosen = 0
+    if joint is not None:
+        chosen = pending.shape[0]
+        joint[:chosen] = pending
+    node = 0
+    while state.terminal == 0:
+        actor = _seat_to_act(state, joint, chosen)
+        fill_mask(state, actor, mask)
+        child, expanded = _select_or_expand(nodes, size, node, actor, mask, child_of, rng, exploration)
+        if child < 0:
+            break
+        chosen = _apply(state, int(nodes[child].action), joint, chosen, returns)  # int64 like the playouts: one step compiled
+        node = child
+        if expanded:
+            break
+    if state.terminal == 0:
+        playout(state, joint, chosen, rng, mask, returns, values, cutoff, max_playout)
+    _backup(nodes, node, returns)
+
+
+@njit(cache=True)
+def grow_tree(nodes, size, root, seat, pending, work, rng, mask, child_of, returns, values, joint,
+              iterations, exploration, cutoff, max_playout):
+    """``iterations`` more iterations on one tree (``nodes[:size[0]]`` in use)."""
+    for _ in range(iterations):
+        iterate(nodes, size, root, seat, pending, work, rng, mask, child_of, returns, values, joint,
+                exploration, cutoff, max_playout)
+
+
+@njit(cache=True)
+def _grow(t, root, seat, pending, nodes, sizes, work, rngs, masks, child_of, returns, values, joints,
+          iterations, exploration, cutoff, max_playout):
+    # One tree of a forest: row t of every per-tree array.
+    grow_tree(nodes[t], sizes[t : t + 1], root, seat, pending, work[t : t + 1], rngs[t], masks[t], child_of[t],
+              returns[t], values[t], _row(joints, t), iterations[t], exploration, cutoff, max_playout)
+
+
+@njit(cache=True, parallel=True)
+def grow_forest(root, seat, pending, nodes, sizes, work, rngs, masks, child_of, returns, values, joints,
+                iterations, exploration, cutoff, max_playout):
+    """Grow tree ``t`` by ``iterations[t]`` iterations, the trees in parallel threads.
+
+    Per-tree arrays have the tree on their first axis: ``nodes`` NODE[trees, capacity], ``sizes``
+    int64[trees], ``work`` the game's STATE[trees], ``rngs`` RNG[trees], ``masks`` int8[trees,
+    actions], ``child_of`` int32[trees, actions] (all -1), ``returns`` float64[trees, seats],
+    ``values`` float32[trees, seats], ``joints`` int64[trees, seats] (None: turn-based game).
+    ``root`` is the true record (length-1 array), ``pending`` the actions already chosen by the
+    seats before ``seat`` in this moment of a simultaneous game.
+    """
+    for t in prange(nodes.shape[0]):
+        _grow(t, root, seat, pending, nodes, sizes, work, rngs, masks, child_of, returns, values, joints,
+              iterations, exploration, cutoff, max_playout)
+
+
+@njit(cache=True)
+def grow_forest_serial(root, seat, pending, nodes, sizes, work, rngs, masks, child_of, returns, values, joints,
+                       iterations, exploration, cutoff, max_playout):
+    """:func:`grow_forest` in the calling thread, one tree after another."""
+    for t in range(nodes.shape[0]):
+        _grow(t, root, seat, pending, nodes, sizes, work, rngs, masks, child_of, returns, values, joints,
+              iterations, exploration, cutoff, max_playout)
+
+
+@njit(cache=True)
+def root_statistics(nodes, visits, totals):
+    """Sum every tree's root children into ``visits[action]`` and ``totals[action]`` (zeroed first)."""
+    visits[:] = 0
+    totals[:] = 0.0
+    for t in range(nodes.shape[0]):
+        child = nodes[t, 0].first_child
+        while child >= 0:
+            node = nodes[t, child]
+            visits[node.action] += node.visits
+            totals[node.action] += node.total
+            child = node.next_sibling
+
+
+class Forest:
+    """The arenas and scratch space of ``trees`` search trees for one game, reused decision after
+    decision; a row grows (doubling) when a call asks for more iterations than it can hold.
+
+    ``parallel=False`` grows the trees one after another in the calling thread (no parallel region).
+    """
+
+    def __init__(self, state_dtype, num_actions, num_players, simultaneous, trees, capacity, parallel=True):
+        self.trees, self.parallel = trees, parallel
+        self.nodes = np.zeros((trees, max(capacity, 2)), NODE)
+        self.sizes = np.ones(trees, np.int64)
+        self.work = np.zeros(trees, state_dtype)
+        self.rngs = np.zeros(trees, RNG)
+        self.masks = np.zeros((trees, num_actions), np.int8)
+        self.child_of = np.full((trees, num_actions), -1, np.int32)
+        self.returns = np.zeros((trees, num_players), np.float64)
+        self.values = np.zeros((trees, num_players), np.float32)
+        self.joints = np.zeros((trees, num_players), np.int64) if simultaneous else None
+        self.visits = np.zeros(num_actions, np.int64)
+        self.totals = np.zeros(num_actions, np.float64)
+
+    def start(self, seeds):
+        """Empty every tree and seed tree ``t``'s generator from ``seeds[t]``."""
+        clear_trees(self.nodes, self.sizes)
+        for t, seed in enumerate(seeds):
+            seed_rng(self.rngs[t], np.uint64(seed))
+
+    def grow(self, root, seat, pending, iterations, exploration, cutoff, max_playout):
+        """``iterations[t]`` more iterations on tree ``t`` (int64[trees]); returns their sum."""
+        self._reserve(int(iterations.max()))
+        kernel = grow_forest if self.parallel else grow_forest_serial
+        kernel(root, seat, pending, self.nodes, self.sizes, self.work, self.rngs, self.masks, self.child_of,
+               self.returns, self.values, self.joints, iterations, exploration, cutoff, max_playout)
+        return int(iterations.sum())
+
+    def root_statistics(self):
+        """Visits and summed returns of each root action, over all trees."""
+        root_statistics(self.nodes, self.visits, self.totals)
+        return self.visits, self.totals
+
+    def _reserve(self, iterations):
+        # Every iteration adds at most one node.
+        needed = int(self.sizes.max()) + iterations
+        capacity = self.nodes.shape[1]
+        if needed > capacity:
+            grown = np.zeros((self.trees, max(needed, 2 * capacity)), NODE)
+            grown[:, :capacity] = self.nodes
+            self.nodes = grown
