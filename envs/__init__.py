@@ -16,9 +16,7 @@ import importlib
 import pkgutil
 import re
 
-from .core.cache import configure_numba_cache
-
-configure_numba_cache()  # before any engine is compiled or loaded
+from . import core  # noqa: F401  (first: it points numba's cache at this source tree's folder)
 
 _ENV_MODULE = re.compile(r"^[a-z0-9_]+_v\d+$")
 

@@ -3,6 +3,12 @@
 Nothing here knows a game's rules; see ``docs/DESIGN.md`` for how a game plugs in.
 """
 
+from .cache import configure_numba_cache
+
+# First of all: numba fixes a cached function's folder when the function is defined, so the
+# cache must point at this source tree's folder before any module below defines one.
+configure_numba_cache()
+
 from .game import Game, IllegalActionError, Option, int_range, register_engine
 from .layout import Layout
 from .state import config_dtype, new_states, state_dtype
