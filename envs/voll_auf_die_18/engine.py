@@ -51,8 +51,19 @@ LOC_NONE, LOC_STACK, LOC_HAND, LOC_POOL, LOC_BIB, LOC_TALENT, LOC_DISCARD = 0, 1
 DIE_FREE, DIE_USED, DIE_BLOCKED, DIE_POOLED = 0, 1, 2, 3
 # Nazi whereabouts.
 NAZI_STACK, NAZI_FACE_UP, NAZI_CONVINCED = 0, 1, 2
-# Why a game ended.
-END_NONE, END_WON, END_FIVE_FACE_UP, END_TIME, END_NO_ARGUMENTS = 0, 1, 2, 3, 4
+# Why a game ended (``end_reason``; the names in END_REASON_NAMES; the three ways to run out of
+# Arguments are told apart, see :func:`lost_reason`).
+END_NONE, END_WON, END_FIVE_FACE_UP, END_TIME, END_NO_ARGUMENTS, END_STUCK, END_CARDS_SHARED, END_BIB_GOAL = range(8)
+END_REASON_NAMES = (
+    "running",
+    "won",
+    "lost: 5 Nazis face up",
+    "lost: time ran out",
+    "lost: no Arguments left for a Nazi",
+    "lost: stuck (no Nazi can be convinced again)",
+    "lost: the Nazis left need the same Arguments",
+    "lost: the Bib goal is out of reach",
+)
 COMM_FULL, COMM_NONE = 0, 1
 
 # ---- actions (one flat space, the same for every seat) ------------------------------------
@@ -693,6 +704,392 @@ def can_still_win(state):
     return flexible or face_values_left >= iq_left
 
 
+# ==== lost positions: exact searches over the Arguments that can still reach a hand ============
+#
+# The relaxation above lets every character pick from every Argument left. Late in a chapter the
+# Arguments that can still reach a hand are few, and the exact question becomes cheap: can teams
+# lay disjoint sets of those very cards (and Krapotke's dice, which may show anything) so as to hit
+# the IQs? :func:`lost_reason` asks it where its answer decides the chapter (see there).
+
+MAX_CLOSED = 22           # exact searches run over at most this many Arguments a Nazi accepts
+MAX_CARD_OPTIONS = 65536  # argumentations of all characters at all Nazis of one search
+SEARCH_BUDGET = 200_000   # steps of one search; past it the position counts as winnable
+MAX_PACKED = 6            # the packing search takes at most this many Nazis together
+
+
+@njit(cache=True)
+def _stack_cards(state):
+    total = 0
+    for s in range(state.num_stacks):
+        total += state.stack_len[s]
+    return total
+
+
+@njit(cache=True)
+def closed_cards(state, out):
+    """The Arguments that can still reach a hand before the next Nazi is convinced, when no stack
+    card can (the stacks are empty, or the emergency redraw is used and the Bib cannot be expanded
+    from the stacks): those in hands, pools, the Bib and, when the Bib can be expanded, on talent
+    spaces. Writes their ids into ``out`` and returns how many; -1 when stack cards still can."""
+    expansion = (state.labels & D.L_EXPANSION) != 0
+    from_stacks = expansion and not (state.labels & D.L_BIB10_TALENT)
+    if _stack_cards(state) > 0 and (from_stacks or not state.emergency_used):
+        return -1
+    n = 0
+    for card in range(NUM_ARG):
+        loc = state.card_loc[card]
+        if loc == LOC_HAND or loc == LOC_POOL or loc == LOC_BIB or (loc == LOC_TALENT and expansion):
+            out[n] = card
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _add_card_option(kind, relax, members, k, bits, opt_bits, opt_value, count):
+    """Append the argumentations (one per value) character ``kind`` can make of the ``k`` Arguments
+    ``members``; returns the new count, or -1 when the arrays are full (or were: ``count`` -1)."""
+    if count < 0:
+        return -1
+    colours = np.zeros(4, np.int64)
+    values = np.zeros(4, np.int64)
+    halves = np.zeros(4, np.int64)
+    for i in range(k):
+        colours[i] = CARD_COLOUR[members[i]]
+        values[i] = CARD_VALUE[members[i]]
+        halves[i] = CARD_HALF[members[i]]
+    subset = (1 << k) - 1
+    readings = np.int64(0)
+    if kind == D.MARIA:
+        normal, talent = maria_readings(halves, values, subset)
+        readings = normal | (talent if relax else np.int64(0))
+    else:
+        status = rule_status(kind, colours, values, subset)
+        if status == 0 or (status == 1 and relax):
+            readings = np.int64(1) << (values[0] + values[1] + values[2] + values[3])
+    for v in range(1, MAX_VALUE):
+        if readings >> v & 1:
+            if count >= opt_bits.shape[0]:
+                return -1
+            opt_bits[count] = bits
+            opt_value[count] = v
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def card_options(kind, relax, cards, n, allowed, banned, opt_bits, opt_value, start):
+    """Every argumentation character ``kind`` (``relax``: with its talent) can form from the
+    Arguments ``cards[:n]`` at a Nazi with these rules, appended from ``start``: which cards (bit
+    i: ``cards[i]``) and the value, one entry per value. Krapotke's dice, which are no cards, may
+    show any values 1-5 (:func:`pooled_values`). Returns the new end, or -1 when the arrays are full
+    or more than MAX_CLOSED cards fit the Nazi (the caller then knows nothing)."""
+    count = start
+    if kind == D.KRAPOTKE:
+        dice_ok = np.zeros(D.NUM_DICE, np.int64)
+        for k in range(D.NUM_DICE):
+            dice_ok[k] = (allowed >> k) & 1
+        reach = pooled_values(kind, relax, np.zeros((D.NUM_COLOURS, 7), np.int64), np.zeros(D.NUM_HALVES, np.int64),
+                              dice_ok, banned)
+        for v in range(1, MAX_VALUE):
+            if reach >> v & 1:
+                if count >= opt_bits.shape[0]:
+                    return -1
+                opt_bits[count] = 0
+                opt_value[count] = v
+                count += 1
+        return count
+    fit = np.zeros(MAX_CLOSED, np.int64)  # positions in cards[] of the Arguments the Nazi accepts
+    m = 0
+    for i in range(n):
+        if (allowed >> CARD_COLOUR[cards[i]] & 1) and not (banned >> CARD_VALUE[cards[i]] & 1):
+            if m == MAX_CLOSED:
+                return -1
+            fit[m] = i
+            m += 1
+    members = np.zeros(4, np.int64)
+    for a in range(m):
+        members[0] = cards[fit[a]]
+        for b in range(a + 1, m):
+            members[1] = cards[fit[b]]
+            two = (np.int64(1) << fit[a]) | (np.int64(1) << fit[b])
+            count = _add_card_option(kind, relax, members, 2, two, opt_bits, opt_value, count)
+            for c in range(b + 1, m):
+                members[2] = cards[fit[c]]
+                three = two | (np.int64(1) << fit[c])
+                count = _add_card_option(kind, relax, members, 3, three, opt_bits, opt_value, count)
+                for d in range(c + 1, m):
+                    members[3] = cards[fit[d]]
+                    count = _add_card_option(kind, relax, members, 4, three | (np.int64(1) << fit[d]), opt_bits,
+                                             opt_value, count)
+        if count < 0:
+            return -1
+    return count
+
+
+@njit(cache=True)
+def _sort_by_value(opt_bits, opt_value, start, end):
+    """Sort entries start..end-1 by value (a counting sort: values are below MAX_VALUE)."""
+    size = end - start
+    bits = opt_bits[start:end].copy()
+    values = opt_value[start:end].copy()
+    first = np.zeros(MAX_VALUE + 1, np.int64)
+    for i in range(size):
+        first[values[i] + 1] += 1
+    for v in range(MAX_VALUE):
+        first[v + 1] += first[v]
+    for i in range(size):
+        k = start + first[values[i]]
+        first[values[i]] += 1
+        opt_bits[k] = bits[i]
+        opt_value[k] = values[i]
+
+
+@njit(cache=True)
+def teams_fit(iqs, everyone, min_members, seats, opt_start, opt_bits, opt_value, budget):
+    """Whether one team per Nazi can hit each of ``iqs`` exactly, no card used twice: for Nazi j
+    and seat s the options are entries ``opt_start[j * seats + s]`` up to the next start (sorted by
+    value; bits: the cards they use). Each seat adds at most one option per Nazi (every seat when
+    ``everyone[j]``), each team has at least ``min_members``. A depth-first search over (Nazi,
+    seat), pruned by the sums the later seats could reach at all. Returns 1 (found), 0 (none) or
+    -1 (``budget`` steps were not enough)."""
+    nazis = iqs.shape[0]
+    levels = nazis * seats
+    reach = np.zeros(levels + 1, np.int64)  # reach[j * seats + s]: sums seats s.. can add for Nazi j
+    for j in range(nazis):
+        for s in range(seats - 1, -1, -1):
+            level = j * seats + s
+            after = np.int64(1) if s == seats - 1 else reach[level + 1]
+            values = np.int64(0)
+            for o in range(opt_start[level], opt_start[level + 1]):
+                values |= np.int64(1) << opt_value[o]
+            reach[level] = 0 if everyone[j] else after
+            reach[level] |= _shift_all(after, values)
+    cursor = np.full(levels + 1, -2, np.int64)  # -2: not begun; -1: this seat stays out; o: option o
+    need = np.zeros(levels + 1, np.int64)
+    used = np.zeros(levels + 1, np.int64)
+    members = np.zeros(levels + 1, np.int64)
+    need[0] = iqs[0]
+    level = 0
+    steps = 0
+    while level >= 0:
+        steps += 1
+        if steps > budget:
+            return -1
+        j, s = level // seats, level % seats
+        after = np.int64(1) if s == seats - 1 else reach[level + 1]
+        candidate = cursor[level] + 1
+        if candidate == -1:
+            candidate = 0 if everyone[j] else -1
+        chosen = -2
+        while chosen == -2 and candidate < opt_start[level + 1] - opt_start[level]:
+            if candidate == -1:
+                if after >> need[level] & 1:
+                    chosen = -1
+            else:
+                o = opt_start[level] + candidate
+                left = need[level] - opt_value[o]
+                if left < 0:
+                    break  # sorted by value: the rest overshoot too
+                if (opt_bits[o] & used[level]) == 0 and (after >> left & 1):
+                    chosen = candidate
+            if chosen == -2:
+                candidate += 1
+        if chosen == -2:
+            cursor[level] = -2
+            level -= 1
+            continue
+        cursor[level] = chosen
+        joins = chosen >= 0
+        o = opt_start[level] + max(chosen, 0)
+        left = need[level] - (opt_value[o] if joins else 0)
+        cards = used[level] | (opt_bits[o] if joins else 0)
+        count = members[level] + joins
+        if s == seats - 1:  # the team for Nazi j is complete (left is 0: the reach pruning saw to it)
+            if count < min_members:
+                continue
+            if j == nazis - 1:
+                return 1
+            need[level + 1] = iqs[j + 1]
+            members[level + 1] = 0
+        else:
+            need[level + 1] = left
+            members[level + 1] = count
+        used[level + 1] = cards
+        cursor[level + 1] = -2
+        level += 1
+    return 0
+
+
+@njit(cache=True)
+def _shift_all(bits, values):
+    """{b + v : b in bits, v in values} below MAX_VALUE (values: bitmask)."""
+    out = np.int64(0)
+    for v in range(1, MAX_VALUE):
+        if values >> v & 1:
+            out |= bits << v
+    return out & ((np.int64(1) << MAX_VALUE) - 1)
+
+
+@njit(cache=True)
+def nazis_fit(state, nazis, count, cards, n):
+    """Whether the teams of the characters in play can convince the ``count`` Nazis ``nazis``
+    (each by its rules) with disjoint Arguments from ``cards[:n]`` (talents counted as available
+    in talented chapters). 1 yes, 0 no, -1 not known (too many cards or options, or the budget)."""
+    seats = int(state.num_players)
+    relax = (state.labels & D.L_TALENTS) != 0
+    iqs = np.zeros(count, np.int64)
+    everyone = np.zeros(count, np.int64)
+    opt_start = np.zeros(count * seats + 1, np.int64)
+    opt_bits = np.empty(MAX_CARD_OPTIONS, np.int64)
+    opt_value = np.empty(MAX_CARD_OPTIONS, np.int64)
+    end = 0
+    for j in range(count):
+        nazi = nazis[j]
+        allowed, banned, everyone[j] = nazi_rules(state, nazi)
+        iqs[j] = NAZI_IQ[nazi]
+        for s in range(seats):
+            start = end
+            end = card_options(state.character[s], relax, cards, n, allowed, banned, opt_bits, opt_value, start)
+            if end < 0:
+                return -1
+            _sort_by_value(opt_bits, opt_value, start, end)
+            opt_start[j * seats + s + 1] = end
+    return teams_fit(iqs, everyone, min_team(state), seats, opt_start, opt_bits, opt_value, SEARCH_BUDGET)
+
+
+@njit(cache=True)
+def coming_face_up(state, out):
+    """The Nazis that lie face up before a fifth would, if nobody is convinced first: the face-up
+    ones and the next below the stack's top (each "Achtung!" uncovers one). Returns how many."""
+    n = 0
+    for i in range(D.NUM_SPACES):
+        if state.space[i] >= 0:
+            out[n] = state.space[i]
+            n += 1
+    length = int(state.nazi_stack_len)
+    uncovered = min(length, D.LOSE_FACE_UP - face_up_count(state))  # the top and the next ones
+    for depth in range(uncovered):
+        out[n] = state.nazi_stack[length - 1 - depth]
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _combo_within(card, colour_count, value_count):
+    """Whether the condition on ``card``'s back can be met by four of the counted Arguments."""
+    design = CARD_BACK[card]
+    kind = BACK_COND_KIND[design]
+    if kind == D.COND_SOLO_TASK or kind == D.COND_GROUP_TASK:
+        return True
+    for k in range(7):
+        if kind == D.COND_COLOURS:
+            have = colour_count[k] if k < D.NUM_COLOURS else 0
+        else:
+            have = value_count[k]
+        if have < BACK_COND_COUNT[design, k]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def bib_goal_reachable(state):
+    """With every Nazi convinced only expansions can still fill the Bib: can the ones still
+    possible reach the chapter's goal? Every stack's cards from the top down and every talent space
+    whose talent is not waiting to be used (one card: it is covered again only when the talent is
+    spent, on convincing) count while their conditions can be met, a combo as met when the
+    Arguments in hands and the Bib (and those expanded meanwhile) hold its colours or numbers, as
+    if any four could be gathered in one hand (sound: never more pessimistic than the table)."""
+    colour_count = np.zeros(D.NUM_COLOURS, np.int64)
+    value_count = np.zeros(7, np.int64)
+    for card in range(NUM_ARG):
+        if state.card_loc[card] == LOC_HAND or state.card_loc[card] == LOC_BIB or state.card_loc[card] == LOC_POOL:
+            colour_count[CARD_COLOUR[card]] += 1
+            value_count[CARD_VALUE[card]] += 1
+    from_stacks = (state.labels & D.L_EXPANSION) != 0 and not (state.labels & D.L_BIB10_TALENT)
+    depth = np.zeros(D.RUN_OUT_STACKS, np.int64)
+    for s in range(state.num_stacks):
+        depth[s] = state.stack_len[s]
+    taken = np.zeros(MAX_PLAYERS, np.int64)
+    gained, gained_talent = 0, 0
+    progress = True
+    while progress:
+        progress = False
+        for s in range(state.num_stacks):
+            while from_stacks and depth[s] > 0 and _combo_within(state.stack[s, depth[s] - 1], colour_count,
+                                                                 value_count):
+                card = state.stack[s, depth[s] - 1]
+                colour_count[CARD_COLOUR[card]] += 1
+                value_count[CARD_VALUE[card]] += 1
+                depth[s] -= 1
+                gained += 1
+                progress = True
+        for p in range(state.num_players):
+            length = state.talent_len[p]
+            if (state.labels & D.L_EXPANSION and length > 0 and not taken[p] and not state.talent_ready[p]
+                    and _combo_within(state.talent[p, length - 1], colour_count, value_count)):
+                card = state.talent[p, length - 1]
+                colour_count[CARD_COLOUR[card]] += 1
+                value_count[CARD_VALUE[card]] += 1
+                taken[p] = 1
+                gained += 1
+                gained_talent += 1
+                progress = True
+    if state.labels & D.L_BIB10 and state.bib_count + gained < D.BIB_GOAL:
+        return False
+    if state.labels & D.L_BIB10_TALENT and state.bib_talent_count + gained_talent < D.BIB_GOAL:
+        return False
+    return True
+
+
+@njit(cache=True)
+def lost_reason(state):
+    """Why the chapter can no longer be won ("if you no longer have enough Arguments available to
+    convince the remaining Nazis"), as an END_ code, or END_NONE while it may still be won.
+
+    Sound (a chapter that can still be won is never ended), in order:
+
+    * END_BIB_GOAL: every Nazi is convinced but the expansions still possible cannot bring the Bib
+      to its goal (:func:`bib_goal_reachable`);
+    * END_NO_ARGUMENTS: some Nazi left is out of reach of every team even if every Argument left
+      could go to any character (:func:`can_still_win`), or, once the stacks are empty (so no
+      Argument will ever reach a hand that cannot now), of every team laying disjoint cards from
+      those left (:func:`nazis_fit`);
+    * END_CARDS_SHARED: the stacks are empty and the Nazis left can each be reached, but not all of
+      them with disjoint cards (up to MAX_PACKED Nazis left);
+    * END_STUCK: no stack card can reach a hand before a Nazi is convinced (the emergency redraw is
+      used and the Bib cannot be expanded from the stacks), and with the Arguments that can no team
+      reaches any Nazi that comes face up before a fifth would: nobody will ever be convinced again.
+
+    The exact searches (:func:`nazis_fit`) give up (and the chapter goes on) past MAX_CLOSED cards
+    a Nazi accepts or SEARCH_BUDGET steps.
+    """
+    if state.convinced == D.NUM_NAZIS:
+        return END_NONE if bib_goal_reachable(state) else END_BIB_GOAL
+    if not can_still_win(state):
+        return END_NO_ARGUMENTS
+    cards = np.zeros(NUM_ARG, np.int64)
+    n = closed_cards(state, cards)
+    if n < 0:
+        return END_NONE
+    nazis = np.zeros(D.NUM_NAZIS, np.int64)
+    if _stack_cards(state) == 0:
+        count = 0
+        for nazi in range(D.NUM_NAZIS - 1, -1, -1):  # the highest IQs first: they fail soonest
+            if state.nazi_at[nazi] != NAZI_CONVINCED:
+                nazis[count] = nazi
+                count += 1
+                if nazis_fit(state, nazis[count - 1:count], 1, cards, n) == 0:
+                    return END_NO_ARGUMENTS
+        if count <= MAX_PACKED and nazis_fit(state, nazis, count, cards, n) == 0:
+            return END_CARDS_SHARED
+        return END_NONE
+    count = coming_face_up(state, nazis)
+    for j in range(count):
+        if nazis_fit(state, nazis[j:j + 1], 1, cards, n) != 0:
+            return END_NONE
+    return END_STUCK
+
+
 # ==== small queries ==========================================================================
 
 
@@ -1322,6 +1719,7 @@ def step(state, actions):
     state.reward[:] = 0.0
     touched = np.zeros(NUM_CARDS, np.int8)  # cards already moved by an earlier action this step
     first = state.moment % num
+    stacked = _stack_cards(state)
     # Withdrawals and dice first: they only touch the seat's own things.
     for seat in range(num):
         a = actions[seat]
@@ -1362,7 +1760,8 @@ def step(state, actions):
     emergency = False
     for seat in range(num):
         emergency = emergency or actions[seat] == A_EMERGENCY
-    if emergency and not state.emergency_used:
+    emergency = emergency and not state.emergency_used
+    if emergency:
         _emergency(state)
     for i in range(num):
         seat = (first + i) % num
@@ -1371,7 +1770,7 @@ def step(state, actions):
         for seat in range(num):
             state.reward[seat] += convinced / D.NUM_NAZIS
     state.moment += 1
-    _run_clock(state, convinced > 0)
+    _run_clock(state, convinced > 0 or emergency or (stacked > 0 and _stack_cards(state) == 0))
     _clear_stale_offers(state)
     refresh(state)
 
@@ -1654,14 +2053,19 @@ def _exchange_seats(state, a, b):
 
 
 @njit(cache=True)
-def _run_clock(state, cards_gone):
-    """The moment's seconds pass: new Nazis, swap places, and the ends of the game."""
+def _run_clock(state, changed):
+    """The moment's seconds pass: new Nazis, swap places, and the ends of the game. Whether the
+    chapter is lost for want of Arguments is asked when the step ``changed`` what that depends on
+    (a Nazi convinced, the emergency redraw, the stacks emptied) and, while only the Bib goal is
+    missing, every step."""
     if state.convinced == D.NUM_NAZIS and _extra_goals_met(state):
         _end(state, END_WON)
         return
-    if cards_gone and not can_still_win(state):
-        _end(state, END_NO_ARGUMENTS)
-        return
+    if changed or state.convinced == D.NUM_NAZIS:
+        reason = lost_reason(state)
+        if reason != END_NONE:
+            _end(state, reason)
+            return
     state.clock += state.seconds_per_step
     while state.nazi_stack_len > 0 and state.clock >= state.next_nazi:
         _reveal_nazi(state)

@@ -45,7 +45,9 @@ hand to every seat, except what the chapter hides (Blind Trust: your own fronts,
 God); ``"none"`` shows each seat only its own hand fronts (and the backs of all). Nobody sees
 the order of the stacks. ``infos[agent]["hints"]`` (``hints=True``) holds, per Nazi slot, one
 exact team argumentation the seat can know of (hand-slot subsets per relative seat, 0: none) and
-``infos[agent]["ways"]`` how many there are.
+``infos[agent]["ways"]`` how many there are. Once the game is over ``infos[agent]["end_reason"]``
+is why, an int code named by ``engine.END_REASON_NAMES`` (won, 5 Nazis face up, time ran out, and
+the ways to run out of Arguments that the engine recognises the moment they are certain).
 
 Options (besides ``num_players``, ``max_cycles``, ``illegal_action``, ``render_mode``):
 ``chapter`` (1-18, 19 random; default 1), ``seconds_per_step`` (1-60, default 3),
@@ -69,7 +71,6 @@ from . import engine as E
 from . import render
 
 SLOT_NAMES = ("the stack top", "space 1", "space 2", "space 3", "space 4")
-END_REASONS = ("running", "won", "5 Nazis face up", "time ran out", "the Arguments can no longer convince")
 
 
 def card_name(card):
@@ -141,7 +142,7 @@ def _check_bib(value):
 
 def infos(state, config, seat):
     """Per seat: the hints (what the argument search finds among the hands this seat can see)
-    and, once the game is over, why it ended."""
+    and, once the game is over, why it ended (``end_reason``, an int: see END_REASON_NAMES)."""
     info = {}
     if config["hints"]:
         states = state.base  # the env's length-1 record array (numba takes arrays cheaply)
@@ -152,7 +153,7 @@ def infos(state, config, seat):
         E.hints(states, seat, hint, ways)
         info["hints"], info["ways"] = hint, ways
     if state["terminal"]:
-        info["end_reason"] = END_REASONS[int(state["end_reason"])]
+        info["end_reason"] = int(state["end_reason"])  # a code: its name is engine.END_REASON_NAMES[code]
     return info
 
 

@@ -10,7 +10,6 @@ from . import data as D
 from . import engine as E
 
 SLOT_NAMES = ("stack top", "space 1", "space 2", "space 3", "space 4")
-END_REASONS = ("", "WON", "lost: 5 Nazis face up", "lost: time ran out", "lost: the Arguments can no longer convince")
 
 
 def _card(card, front=True):
@@ -54,7 +53,7 @@ def ansi(state, config, viewer=None):
         + (" | emergency used" if state["emergency_used"] else ""),
     ]
     if state["terminal"]:
-        lines.append(f"GAME OVER: {END_REASONS[int(state['end_reason'])]}")
+        lines.append(f"GAME OVER: {E.END_REASON_NAMES[int(state['end_reason'])]}")
     for slot in range(E.NUM_SLOTS):
         nazi = int(E.nazi_in_slot(state, slot))
         if nazi < 0:
@@ -103,7 +102,7 @@ def rgb(state, config):
     canvas.text(10, 8, f"Chapter {int(state['chapter'])}  {clock // 60}:{clock % 60:02d}/18:00  "
                 f"convinced {int(state['convinced'])}/18  stack {int(state['nazi_stack_len'])}", size=16)
     if state["terminal"]:
-        canvas.text(520, 8, END_REASONS[int(state["end_reason"])][:28], size=14, fill=COLOURS["red"])
+        canvas.text(430, 8, E.END_REASON_NAMES[int(state["end_reason"])][:40], size=12, fill=COLOURS["red"])
     for slot in range(E.NUM_SLOTS):
         x, y = 10 + slot * 150, 34
         nazi = int(E.nazi_in_slot(state, slot))
