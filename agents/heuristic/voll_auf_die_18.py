@@ -25,9 +25,10 @@ combo on a back in view.
 and rerolls a die no plan uses. The Bib is expanded whenever possible (talent spaces first: own
 talent, then the others'), which also meets the "10 in the Bib" goals. When four Nazis lie face up
 and no one can be convinced, the team calls the emergency redraw; otherwise a stuck seat now and
-then swaps a random card with the Bib to bring new sums into reach. In Blind Trust nobody plans
-with a seat's cards but God's (their holders cannot lay them knowingly); a seat that cannot see
-its own cards sometimes tries an argument at random: a failed one costs only the moment.
+then swaps a random card with the Bib to bring new sums into reach. Plans use only cards whose
+holders know them (they lay them knowingly): in Blind Trust a seat with nothing to argue tells a
+team-mate her cards (the next seat on first); without communication a seat that cannot see its
+own cards sometimes tries an argument at random: a failed one costs only the moment.
 """
 
 import numpy as np
@@ -40,7 +41,6 @@ from .. import base
 
 HALF_OF_SEGMENTS = {int(seg): h for h, seg in enumerate(D.HALF_SEGMENTS)}
 NEVER_ALONE = [name for _, name in D.LABEL_NAMES].index("never alone!")
-BLIND = [name for _, name in D.LABEL_NAMES].index("cards the other way round")
 BLIND_GUESS = 0.15   # how often a blind seat tries an argument it cannot check
 CHURN = 0.3          # how often a stuck seat swaps a random card with the Bib
 PATIENCE = 6         # moments to wait for unseen team-mates to complete a pool
@@ -106,6 +106,7 @@ class Table:
         self.known = np.zeros((num, 4), np.int8)
         self.razupaltuff = np.zeros((num, 4), np.int8)
         self.dice = views["dice"]
+        holder_knows = views["holder_knows"]
         for rel, who in order:
             self.kinds[who] = int(np.argmax(seats[rel, 1:9]))
             self.relax[who] = int(seats[rel, 9] > 0.5)
@@ -129,11 +130,8 @@ class Table:
                 if self.known[who, i]:
                     self.colours[who, i] = int(np.argmax(card[3:7]))
                     self.values[who, i] = int(np.argmax(card[7:13])) + 1
-                    self.usable[who, i] = 1
-        if views["labels"][BLIND] > 0.5:  # in Blind Trust a seat cannot knowingly lay its own cards
-            for who in range(num):
-                if self.kinds[who] != D.GOD and self.kinds[who] != D.KRAPOTKE:
-                    self.usable[who] = 0
+                    # a card counts for plans only if its holder knows it too (she lays it knowingly)
+                    self.usable[who, i] = int(holder_knows[rel, i] > 0.5)
         self.min_team = 2 if views["labels"][NEVER_ALONE] > 0.5 else 1
         self.nazis, self.slots, self.weights = self._nazis(views["nazi_slots"], order)
 
@@ -188,14 +186,15 @@ class HeuristicAgent(base.Agent):
     def reset(self, seat, env_id, config):
         super().reset(seat, env_id, config)
         self.num = config["num_players"]
+        self.talking = config["communication"] == "full"
         self.waiting = {}  # IQ of a Nazi I laid at -> moments waited
 
     def act(self, observation, action_mask, info=None):
         views = E.LAYOUT.views(np.asarray(observation))
         table = Table(views, self.seat, self.num)
         mask = np.asarray(action_mask)
-        for plan in (self.argue, self.clean_up, self.accept, self.dice, self.trade, self.expand, self.emergency,
-                     self.build_combo, self.blind_guess, self.churn):
+        for plan in (self.argue, self.clean_up, self.tell, self.accept, self.dice, self.trade, self.expand,
+                     self.emergency, self.build_combo, self.blind_guess, self.churn):
             action = plan(table, views, mask)
             if action is not None and mask[action]:
                 return int(action)
@@ -399,8 +398,17 @@ class HeuristicAgent(base.Agent):
                  for c in np.flatnonzero(mask[E.A_BIB + i * E.NUM_ARG: E.A_BIB + (i + 1) * E.NUM_ARG])]
         return int(self.rng.choice(swaps)) if swaps else None
 
+    def tell(self, table, views, mask):
+        """Blind Trust: tell a team-mate the cards she cannot see, the next seat on first (team-mates
+        then tell different seats in the same moment)."""
+        for rel in range(1, self.num):
+            if mask[E.A_TELL + rel - 1]:
+                return E.A_TELL + rel - 1
+        return None
+
     def blind_guess(self, table, views, mask):
-        if table.known[self.seat].any() or not table.present[self.seat].any() or self.rng.random() > BLIND_GUESS:
+        """Nobody may tell me my cards (no communication): now and then try an argument blindly."""
+        if self.talking or table.known[self.seat].any() or not table.present[self.seat].any() or self.rng.random() > BLIND_GUESS:
             return None
         argues = np.flatnonzero(mask[E.A_ARGUE: E.A_WITHDRAW])
         return E.A_ARGUE + int(self.rng.choice(argues)) if argues.size else None

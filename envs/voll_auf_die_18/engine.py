@@ -78,7 +78,8 @@ A_EXPAND = A_BIB + HAND * NUM_ARG             # + stack (0..4), or 5 + relative 
 A_ROLL = A_EXPAND + 2 * MAX_PLAYERS           # + die
 A_ROLL_ALL = A_ROLL + D.NUM_DICE
 A_EMERGENCY = A_ROLL_ALL + 1
-NUM_ACTIONS = A_EMERGENCY + 1
+A_TELL = A_EMERGENCY + 1                      # + relative seat - 1 (Blind Trust: tell them their cards)
+NUM_ACTIONS = A_TELL + 4
 
 # ---- the record --------------------------------------------------------------------------
 
@@ -92,6 +93,7 @@ STATE = state_dtype([
     ("card_nazi", np.int8, (NUM_CARDS,)), ("from_talent", np.int8, (NUM_ARG,)),
     ("stack", np.int8, (D.RUN_OUT_STACKS, NUM_ARG)), ("stack_len", np.int8, (D.RUN_OUT_STACKS,)),
     ("hand", np.int8, (MAX_PLAYERS, HAND)),
+    ("hand_known", np.int8, (MAX_PLAYERS, HAND)),  # the holder knows the card's front (see knows_front)
     ("talent", np.int8, (MAX_PLAYERS, D.HERTA_TALENT_CARDS)), ("talent_len", np.int8, (MAX_PLAYERS,)),
     ("talent_ready", np.int8, (MAX_PLAYERS,)), ("talent_spent", np.int8, (MAX_PLAYERS,)),
     ("bib_count", np.int16), ("bib_talent_count", np.int16),
@@ -149,13 +151,15 @@ LAYOUT = Layout(
      "per relative seat: face-down talent cards/4, the top one's back"),
     ("dice", (D.NUM_DICE, 10), 0, 1, "Krapotke's dice (die k has colour k): value one-hot(6), free/used/blocked/laid"),
     ("cards", (NUM_ARG, 3), 0, 1, "per Argument id: face up in the Bib, laid in a pool, discarded"),
+    ("holder_knows", (MAX_PLAYERS, HAND), 0, 1,
+     "per relative seat and hand slot: its holder knows the card's front (Blind Trust: once told)"),
 )
 O_CHAPTER, O_LABELS, O_CLOCK, O_COUNTS = (LAYOUT.offset(n) for n in ("chapter", "labels", "clock", "counts"))
 O_NAZI_SLOTS, O_NAZI_STATUS, O_SEATS, O_HANDS = (LAYOUT.offset(n) for n in ("nazi_slots", "nazi_status", "seats",
                                                                                "hands"))
 O_OFFERS, O_OFFERED, O_STACKS, O_TALENT = (LAYOUT.offset(n) for n in ("offers", "offered_to_me", "stacks",
                                                                       "talent_spaces"))
-O_DICE, O_CARDS = LAYOUT.offset("dice"), LAYOUT.offset("cards")
+O_DICE, O_CARDS, O_HOLDER_KNOWS = LAYOUT.offset("dice"), LAYOUT.offset("cards"), LAYOUT.offset("holder_knows")
 LABEL_FLAGS = np.array([flag for flag, _ in D.LABEL_NAMES], np.int64)
 
 # Data tables as module constants (numba freezes them), int64 so that arithmetic on them behaves
@@ -1133,15 +1137,42 @@ def has_hand(state, seat):
 
 
 @njit(cache=True)
-def sees_front(state, viewer, holder):
-    """Whether ``viewer`` knows the fronts of ``holder``'s hand cards."""
-    if state.labels & D.L_BLIND:  # fronts face the others; only God holds hers the right way round
-        if viewer == holder:
-            return state.character[holder] == D.GOD
+def fronts_face_holder(state, holder):
+    """How ``holder`` holds her cards: fronts towards herself, or towards the others. Maria "holds
+    the cards the wrong way round"; in Blind Trust everyone does, except God ("she sees the fronts")."""
+    if state.character[holder] == D.MARIA:
+        return False
+    if state.labels & D.L_BLIND:
+        return state.character[holder] == D.GOD
+    return True
+
+
+@njit(cache=True)
+def knows_front(state, viewer, holder, slot):
+    """Whether ``viewer`` knows the front of the card in ``holder``'s hand ``slot``: it faces the
+    viewer, the hands lie open, or someone who sees it shares it (full communication). A holder
+    whose fronts face the others knows a card of hers only if ``hand_known`` says so (she saw it
+    before she took it, or, in Blind Trust, a team-mate told her: there full communication
+    reaches her own hand only through the tell action)."""
+    if state.labels & D.L_OPEN:
         return True
-    if viewer == holder or state.labels & D.L_OPEN:
+    faces_holder = fronts_face_holder(state, holder)
+    if viewer != holder:
+        return not faces_holder or state.communication == COMM_FULL
+    if faces_holder or state.hand_known[holder, slot]:
         return True
-    return state.communication == COMM_FULL
+    return state.communication == COMM_FULL and not (state.labels & D.L_BLIND)
+
+
+@njit(cache=True)
+def unknown_slots(state, seat):
+    """The hand slots (bitmask) holding an Argument whose front ``seat`` does not know."""
+    bits = 0
+    for i in range(HAND):
+        card = state.hand[seat, i]
+        if card >= 0 and card < NUM_ARG and not knows_front(state, seat, seat, i):
+            bits |= 1 << i
+    return bits
 
 
 @njit(cache=True)
@@ -1188,14 +1219,22 @@ def _pop_stack(state, s):
 
 
 @njit(cache=True)
-def _put_in_hand(state, seat, card):
+def _put_in_hand(state, seat, card, known):
+    """Put ``card`` into the first free slot; ``known``: the seat saw its front on the way (from
+    the Bib, a pool, an offer), not so when drawn from a stack."""
     for i in range(HAND):
         if state.hand[seat, i] < 0:
-            state.hand[seat, i] = card
-            state.card_loc[card] = LOC_HAND
-            state.card_seat[card] = seat
+            _set_slot(state, seat, i, card, known)
             return i
     return -1
+
+
+@njit(cache=True)
+def _set_slot(state, seat, i, card, known):
+    state.hand[seat, i] = card
+    state.hand_known[seat, i] = known
+    state.card_loc[card] = LOC_HAND
+    state.card_seat[card] = seat
 
 
 @njit(cache=True)
@@ -1225,7 +1264,7 @@ def _draw_up(state, seat):
         s = _largest_stack(state)
         if s < 0:
             return
-        _put_in_hand(state, seat, _pop_stack(state, s))
+        _put_in_hand(state, seat, _pop_stack(state, s), 0)
 
 
 @njit(cache=True)
@@ -1366,13 +1405,13 @@ def reset(state, config, seed):
         given = 0
         for seat in range(num):
             if given < wanted and has_hand(state, seat):
-                _put_in_hand(state, seat, D.RAZUPALTUFF[given])
+                _put_in_hand(state, seat, D.RAZUPALTUFF[given], 1)
                 given += 1
     for seat in range(num):
         _draw_up(state, seat)
         if state.labels & D.L_RUN_OUT and has_hand(state, seat):  # setup hands still come from the stacks
             while cards_held(state, seat) < HAND:
-                _put_in_hand(state, seat, _pop_stack(state, _largest_stack(state)))
+                _put_in_hand(state, seat, _pop_stack(state, _largest_stack(state)), 0)
     # Krapotke rolls his dice.
     for k in range(D.NUM_DICE):
         _roll(state, k)
@@ -1422,14 +1461,13 @@ def _seat_cards(state, seat, viewer, colours, values, halves, usable):
             halves[k] = 0
             usable[k] = 1 if state.die_status[k] == DIE_FREE and state.die_value[k] != 6 else 0
         return
-    known = viewer < 0 or sees_front(state, viewer, seat)
     for i in range(HAND):
         card = state.hand[seat, i]
         if card >= 0 and card < NUM_ARG:
             colours[i] = CARD_COLOUR[card]
             values[i] = CARD_VALUE[card]
             halves[i] = CARD_HALF[card]
-            usable[i] = 1 if known else 0
+            usable[i] = 1 if viewer < 0 or knows_front(state, viewer, seat, i) else 0
         else:
             colours[i] = 0
             values[i] = 0
@@ -1490,32 +1528,33 @@ def _lowest_bit(bits):
 
 
 @njit(cache=True)
-def _fill_argue_mask(state, seat, slot, nazi, mask, opt_mask, opt_value, opt_talent, count):
+def _fill_argue_mask(state, seat, slot, nazi, mask, opt_mask, opt_value, opt_talent, count, unknown):
+    """The argue actions at ``nazi`` (in ``slot``): the seat's argumentations that fit the pool,
+    and, with cards whose fronts she does not know among them (``unknown`` slots), any 2-4
+    Arguments: she cannot see what she lays, so the rules are checked when it is laid."""
     base = A_ARGUE + slot * NUM_SUBSETS
-    if has_hand(state, seat) and not sees_front(state, seat, seat):
-        # she cannot see what she lays: any 2-4 Arguments; the rules are checked when laid
+    if unknown:
+        arguments = 0
+        for i in range(HAND):
+            card = state.hand[seat, i]
+            if card >= 0 and card < NUM_ARG:
+                arguments |= 1 << i
         for s in range(NUM_SUBSETS):
-            ok = True
-            for i in range(HAND):
-                if SUBSETS[s] >> i & 1:
-                    card = state.hand[seat, i]
-                    ok = ok and card >= 0 and card < NUM_ARG
-            if ok:
+            if SUBSETS[s] & unknown and SUBSETS[s] & arguments == SUBSETS[s]:
                 mask[base + s] = 1
-        return
     team_ok = _team_may_complete(state, nazi)
     is_maria = state.character[seat] == D.MARIA
     ready = state.talent_ready[seat]
     for o in range(count):
-        if (ready or not opt_talent[o]) and _fits(state, nazi, opt_value[o], is_maria, team_ok):
+        if (ready or not opt_talent[o]) and not (opt_mask[o] & unknown) and _fits(state, nazi, opt_value[o],
+                                                                                  is_maria, team_ok):
             mask[base + SUBSET_INDEX[opt_mask[o]]] = 1
 
 
 @njit(cache=True)
-def _fill_other_masks(state, seat, mask, bib, bib_count, held):
+def _fill_other_masks(state, seat, mask, bib, bib_count, held, unknown):
     num = int(state.num_players)
     mask[A_WAIT] = 1
-    blind = not sees_front(state, seat, seat) and has_hand(state, seat)
     for slot in range(NUM_SLOTS):
         nazi = nazi_in_slot(state, slot)
         if nazi >= 0 and state.contrib[nazi, seat]:
@@ -1534,8 +1573,8 @@ def _fill_other_masks(state, seat, mask, bib, bib_count, held):
                 for i in range(HAND):
                     if state.hand[seat, i] >= 0:
                         mask[A_ACCEPT + (rel - 1) * HAND + i] = 1
-        _fill_bib_mask(state, seat, mask, blind, bib, bib_count, held[seat] < HAND and may_draw_from_bib(state))
-    _fill_expand_mask(state, seat, mask, blind)
+        _fill_bib_mask(state, seat, mask, unknown, bib, bib_count, held[seat] < HAND and may_draw_from_bib(state))
+    _fill_expand_mask(state, seat, mask, unknown)
     if state.character[seat] == D.KRAPOTKE:
         all_home = True
         for k in range(D.NUM_DICE):
@@ -1546,12 +1585,23 @@ def _fill_other_masks(state, seat, mask, bib, bib_count, held):
             mask[A_ROLL_ALL] = 1
     if not state.emergency_used:
         mask[A_EMERGENCY] = 1
+    for rel in range(1, num):
+        if may_tell(state, (seat + rel) % num):
+            mask[A_TELL + rel - 1] = 1
 
 
 @njit(cache=True)
-def _fill_bib_mask(state, seat, mask, blind, bib, bib_count, owed):
-    """Bib swaps (same colour or value; anything for a blind seat) and, into an empty slot, draws
-    (when ``owed``: the seat holds fewer than 4 and hand cards may come from the Bib)."""
+def may_tell(state, target):
+    """Blind Trust with full communication: a team-mate may tell ``target`` the fronts of her hand
+    while she holds an Argument she does not know."""
+    return (state.labels & D.L_BLIND) != 0 and state.communication == COMM_FULL and unknown_slots(state, target) != 0
+
+
+@njit(cache=True)
+def _fill_bib_mask(state, seat, mask, unknown, bib, bib_count, owed):
+    """Bib swaps (same colour or value; for a card whose front she does not know, any: the Bib
+    checks) and, into an empty slot, draws (when ``owed``: the seat holds fewer than 4 and hand
+    cards may come from the Bib)."""
     for i in range(HAND):
         mine = state.hand[seat, i]
         if mine >= NUM_ARG:  # Razupaltuff never goes into the Bib
@@ -1561,7 +1611,8 @@ def _fill_bib_mask(state, seat, mask, blind, bib, bib_count, owed):
         base = A_BIB + i * NUM_ARG
         for b in range(bib_count):
             card = bib[b]
-            if mine < 0 or blind or CARD_COLOUR[card] == CARD_COLOUR[mine] or CARD_VALUE[card] == CARD_VALUE[mine]:
+            if (mine < 0 or unknown >> i & 1 or CARD_COLOUR[card] == CARD_COLOUR[mine]
+                    or CARD_VALUE[card] == CARD_VALUE[mine]):
                 mask[base + card] = 1
 
 
@@ -1604,16 +1655,17 @@ def expansion_source(state, seat, target):
 
 
 @njit(cache=True)
-def _fill_expand_mask(state, seat, mask, blind):
+def _fill_expand_mask(state, seat, mask, unknown):
+    """Expansions whose conditions the seat meets; a combo also whenever she holds a card whose
+    front she does not know (she cannot tell; the condition is checked when she expands)."""
     for target in range(2 * MAX_PLAYERS):
         card = expansion_source(state, seat, target)
         if card < 0:
             continue
         kind = BACK_COND_KIND[CARD_BACK[card]]
         combo = kind == D.COND_COLOURS or kind == D.COND_NUMBERS
-        if combo and blind:
-            if has_hand(state, seat):
-                mask[A_EXPAND + target] = 1
+        if combo and unknown:
+            mask[A_EXPAND + target] = 1
         elif _condition_met(state, seat, card):
             mask[A_EXPAND + target] = 1
 
@@ -1629,7 +1681,7 @@ def refresh(state):
         return
     cards = np.zeros((4, num, 4), np.int8)                 # colours, values, halves, usable
     options = np.zeros((3, num, MAX_OPTIONS), np.int64)    # subset, value, needs talent
-    per_seat = np.zeros((6, num), np.int64)                # options; row 5: cards held
+    per_seat = np.zeros((6, num), np.int64)                # options; row 4: unknown slots; row 5: cards held
     bib = np.zeros(NUM_ARG, np.int64)
     bib_count = 0
     for card in range(NUM_ARG):
@@ -1642,7 +1694,8 @@ def refresh(state):
         for i in range(HAND):
             per_seat[5, seat] += state.hand[seat, i] >= 0
         _seat_cards(state, seat, -1, cards[0, seat], cards[1, seat], cards[2, seat], cards[3, seat])
-        _fill_other_masks(state, seat, state.mask[seat], bib, bib_count, per_seat[5])
+        per_seat[4, seat] = unknown_slots(state, seat)
+        _fill_other_masks(state, seat, state.mask[seat], bib, bib_count, per_seat[5], per_seat[4, seat])
     for slot in range(NUM_SLOTS):
         nazi = nazi_in_slot(state, slot)
         if nazi < 0:
@@ -1654,7 +1707,7 @@ def refresh(state):
                                                  cards[1, seat], cards[2, seat], cards[3, seat], allowed, banned,
                                                  options[0, seat], options[1, seat], options[2, seat])
                 _fill_argue_mask(state, seat, slot, nazi, state.mask[seat], options[0, seat], options[1, seat],
-                                 options[2, seat], per_seat[0, seat])
+                                 options[2, seat], per_seat[0, seat], per_seat[4, seat])
 
 
 @njit(cache=True)
@@ -1720,10 +1773,12 @@ def step(state, actions):
     touched = np.zeros(NUM_CARDS, np.int8)  # cards already moved by an earlier action this step
     first = state.moment % num
     stacked = _stack_cards(state)
-    # Withdrawals and dice first: they only touch the seat's own things.
+    # Tells, withdrawals and dice first: they move no card another seat may want.
     for seat in range(num):
         a = actions[seat]
-        if A_WITHDRAW <= a < A_OFFER:
+        if a >= A_TELL:
+            _tell(state, (seat + a - A_TELL + 1) % num)
+        elif A_WITHDRAW <= a < A_OFFER:
             _withdraw(state, seat, nazi_in_slot(state, a - A_WITHDRAW))
         elif A_ROLL <= a < A_ROLL_ALL:
             _roll(state, a - A_ROLL)
@@ -1776,13 +1831,21 @@ def step(state, actions):
 
 
 @njit(cache=True)
+def _tell(state, target):
+    """A team-mate tells ``target`` the fronts of the cards in her hand (Blind Trust)."""
+    for i in range(HAND):
+        if state.hand[target, i] >= 0:
+            state.hand_known[target, i] = 1
+
+
+@njit(cache=True)
 def _withdraw(state, seat, nazi):
     if nazi < 0 or not state.contrib[nazi, seat]:
         return
     for card in range(NUM_ARG):
         if state.card_loc[card] == LOC_POOL and state.card_nazi[card] == nazi and state.card_seat[card] == seat:
             state.card_nazi[card] = -1
-            _put_in_hand(state, seat, card)
+            _put_in_hand(state, seat, card, 1)  # it lay open in the pool
     for k in range(D.NUM_DICE):
         if state.die_status[k] == DIE_POOLED and state.die_nazi[k] == nazi:
             state.die_status[k] = DIE_FREE
@@ -1836,6 +1899,7 @@ def _argue(state, seat, slot, subset, touched):
             else:
                 card = state.hand[seat, i]
                 state.hand[seat, i] = -1
+                state.hand_known[seat, i] = 0
                 state.card_loc[card] = LOC_POOL
                 state.card_nazi[card] = nazi
                 touched[card] = 1
@@ -1873,11 +1937,9 @@ def _accept(state, seat, rel, i, touched):
     if state.card_loc[theirs] != LOC_HAND or state.card_seat[theirs] != other:
         return
     for j in range(HAND):
-        if state.hand[other, j] == theirs:
-            state.hand[other, j] = mine
-            state.card_seat[mine] = other
-    state.hand[seat, i] = theirs
-    state.card_seat[theirs] = seat
+        if state.hand[other, j] == theirs:  # the offerer knows my card if she could see it in my hand
+            _set_slot(state, other, j, mine, knows_front(state, other, seat, i))
+    _set_slot(state, seat, i, theirs, 1)    # an offered card's front is shown to its receiver
     touched[theirs] = 1
     touched[mine] = 1
     state.offer_to[other] = -1
@@ -1902,9 +1964,7 @@ def _bib_swap(state, seat, i, card, touched):
         _to_bib(state, mine, False)
         touched[mine] = 1
     _from_bib(state, card)
-    state.hand[seat, i] = card
-    state.card_loc[card] = LOC_HAND
-    state.card_seat[card] = seat
+    _set_slot(state, seat, i, card, 1)  # the Bib lies open
     touched[card] = 1
 
 
@@ -2016,16 +2076,21 @@ def _emergency(state):
     if state.labels & D.L_RUN_OUT:  # new hands still come from the stacks ("each draw 4 new cards")
         for seat in range(num):
             while has_hand(state, seat) and cards_held(state, seat) < HAND and _largest_stack(state) >= 0:
-                _put_in_hand(state, seat, _pop_stack(state, _largest_stack(state)))
+                _put_in_hand(state, seat, _pop_stack(state, _largest_stack(state)), 0)
 
 
 @njit(cache=True)
 def _swap_places(state):
     """Everyone moves one seat on (to the left): player p takes over seat p+1's character, hand,
-    talent space and laid cards."""
+    talent space and laid cards. She knows the fronts of her new hand that she saw from her old seat."""
     num = int(state.num_players)
+    known = np.zeros((MAX_PLAYERS, HAND), np.int8)
+    for seat in range(num):
+        for i in range(HAND):
+            known[seat, i] = state.hand[(seat + 1) % num, i] >= 0 and knows_front(state, seat, (seat + 1) % num, i)
     for seat in range(num - 1):  # num - 1 neighbour exchanges rotate everything by one seat
         _exchange_seats(state, seat, seat + 1)
+    state.hand_known[:] = known
     for card in range(NUM_CARDS):
         if state.card_seat[card] >= 0:
             state.card_seat[card] = (state.card_seat[card] - 1) % num
@@ -2210,11 +2275,11 @@ def _write_seat(state, seat, other, rel, out):
     out[o + 10] = state.talent_len[other] / D.HERTA_TALENT_CARDS
     if has_hand(state, other):
         out[o + 11] = cards_held(state, other) / HAND
-    front = sees_front(state, seat, other)
     for i in range(HAND):
         card = state.hand[other, i]
         if card >= 0:
-            _write_card(out, O_HANDS + (rel * HAND + i) * F_CARD, card, front)
+            _write_card(out, O_HANDS + (rel * HAND + i) * F_CARD, card, knows_front(state, seat, other, i))
+            out[O_HOLDER_KNOWS + rel * HAND + i] = knows_front(state, other, other, i)
     target = state.offer_to[other]
     if target >= 0:
         o = O_OFFERS + rel * 8
@@ -2263,15 +2328,14 @@ def determinize(state, seat, seed):
             pile[n] = state.talent[p, j]
             shown[n] = CARD_BACK[pile[n]] if j == length - 1 else -1
             n += 1
-        if not sees_front(state, seat, p):
-            for i in range(HAND):
-                card = state.hand[p, i]
-                shown_to_me = state.offer_to[p] == seat and state.offer_card[p] == card
-                if card >= 0 and card < NUM_ARG and not shown_to_me:
-                    kind[n], row[n], index[n] = 1, p, i
-                    pile[n] = card
-                    shown[n] = CARD_BACK[card]
-                    n += 1
+        for i in range(HAND):
+            card = state.hand[p, i]
+            shown_to_me = state.offer_to[p] == seat and state.offer_card[p] == card
+            if card >= 0 and card < NUM_ARG and not shown_to_me and not knows_front(state, seat, p, i):
+                kind[n], row[n], index[n] = 1, p, i
+                pile[n] = card
+                shown[n] = CARD_BACK[card]
+                n += 1
     # A uniform consistent assignment: shuffle the unknown cards, give each position that shows a
     # back the first unused card of that design, and the rest to the other positions in order.
     shuffle(state, pile, n)

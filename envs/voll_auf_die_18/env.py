@@ -3,10 +3,10 @@
 | | |
 |---|---|
 | Import | ``from envs import voll_auf_die_18_v0`` |
-| Actions | Discrete(505), every seat every step |
+| Actions | Discrete(509), every seat every step |
 | Parallel API | yes (the AEC form via ``parallel_to_aec``) |
 | Agents | ``player_0`` .. ``player_{n-1}``, n = 2..5 |
-| Observation | ``{"observation": float32[1909], "action_mask": int8[505]}`` |
+| Observation | ``{"observation": float32[1929], "action_mask": int8[509]}`` |
 
 Everyone plays at once against the clock: the chapter lasts 18 minutes, a new Nazi turns up every
 33-45 s, and each env step is one moment of ``seconds_per_step`` seconds in which every seat takes
@@ -33,6 +33,7 @@ Actions (one flat space; see ``action_to_str``):
 | 499-502 | Krapotke: roll die k |
 | 503 | Krapotke: roll all dice (frees blocked 6s) |
 | 504 | emergency redraw (once per chapter, for everyone) |
+| 505-508 | Blind Trust with full communication: tell the player ``r`` seats on the fronts of her hand (r - 1) |
 
 Nazi slots: 0 is the top of the Nazi stack, 1-4 the spaces around it. Subsets list the hand slots
 in the order 01, 02, 12, 03, 13, 23, 012, 013, 023, 123, 0123.
@@ -41,8 +42,10 @@ Rewards: shared: +1 to every seat when the chapter is won, -1 when it is lost; w
 ``reward_shaping=True`` also +1/18 per Nazi convinced.
 
 Information: ``communication="full"`` (the rulebook lets players share everything) shows every
-hand to every seat, except what the chapter hides (Blind Trust: your own fronts, unless you are
-God); ``"none"`` shows each seat only its own hand fronts (and the backs of all). Nobody sees
+hand to every seat, except in Blind Trust a seat's own fronts (unless it is God): a team-mate must
+spend a step telling her (``tell``), and cards she draws later are unknown to her again.
+``"none"`` shows each seat the fronts that face it: its own, Maria's (she holds her cards the wrong
+way round) and, in Blind Trust, everyone's but God's; the backs of all. Nobody sees
 the order of the stacks. ``infos[agent]["hints"]`` (``hints=True``) holds, per Nazi slot, one
 exact team argumentation the seat can know of (hand-slot subsets per relative seat, 0: none) and
 ``infos[agent]["ways"]`` how many there are. Once the game is over ``infos[agent]["end_reason"]``
@@ -109,6 +112,8 @@ def action_name(action, config):
         return "roll all dice"
     if a == E.A_EMERGENCY:
         return "emergency redraw"
+    if E.A_TELL <= a < E.NUM_ACTIONS:
+        return f"tell player +{a - E.A_TELL + 1} her cards"
     return f"action {a} (out of range)"
 
 

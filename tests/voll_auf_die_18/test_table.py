@@ -263,6 +263,20 @@ def test_swap_places_moves_everyone_one_seat_on():
     check_invariants(r)
 
 
+def test_swapping_places_in_blind_trust_a_player_knows_the_hand_she_saw():
+    """Blind hands face the others: moving on, a player takes over a hand she could see."""
+    env = table(num_players=3, chapter=10)
+    r = rec(env)
+    r["labels"] |= D.L_SWAP_PLACES
+    r["hand_known"][:] = 0
+    r["next_swap"] = r["clock"] + 1
+    play(env, WAIT)
+    for seat in range(3):
+        held = r["hand"][seat] >= 0
+        assert (r["hand_known"][seat][held] == 1).all()
+    check_invariants(r)
+
+
 # ---- chapters ---------------------------------------------------------------------------------------------------
 
 RULEBOOK_LABELS = {  # the labels the rulebook lists per chapter (ours: data.LABEL_NAMES)
