@@ -107,14 +107,16 @@ class Table:
         self.razupaltuff = np.zeros((num, 4), np.int8)
         self.dice = views["dice"]
         holder_knows = views["holder_knows"]
+        self.busy = np.zeros(num, bool)
         for rel, who in order:
+            self.busy[who] = views["busy"][rel] > 0  # busy with an action: she cannot lay anything now
             self.kinds[who] = int(np.argmax(seats[rel, 1:9]))
             self.relax[who] = int(seats[rel, 9] > 0.5)
             if self.kinds[who] == D.KRAPOTKE:
                 for k in range(D.NUM_DICE):
                     value = int(np.argmax(self.dice[k, :6])) + 1
                     self.colours[who, k], self.values[who, k] = k, value
-                    self.usable[who, k] = int(self.dice[k, 6] > 0.5 and value != 6)
+                    self.usable[who, k] = int(self.dice[k, 6] > 0.5 and value != 6 and not self.busy[who])
                 continue
             for i in range(4):
                 card = hands[rel, i]
@@ -131,7 +133,8 @@ class Table:
                     self.colours[who, i] = int(np.argmax(card[3:7]))
                     self.values[who, i] = int(np.argmax(card[7:13])) + 1
                     # a card counts for plans only if its holder knows it too (she lays it knowingly)
-                    self.usable[who, i] = int(holder_knows[rel, i] > 0.5)
+                    # and is free to lay it now
+                    self.usable[who, i] = int(holder_knows[rel, i] > 0.5 and not self.busy[who])
         self.min_team = 2 if views["labels"][NEVER_ALONE] > 0.5 else 1
         self.nazis, self.slots, self.weights = self._nazis(views["nazi_slots"], order)
 

@@ -65,6 +65,7 @@ END_REASON_NAMES = (
     "lost: the Bib goal is out of reach",
 )
 COMM_FULL, COMM_NONE = 0, 1
+TIMING_TABLE, TIMING_STEP = 0, 1
 
 # ---- actions (one flat space, the same for every seat) ------------------------------------
 
@@ -112,6 +113,8 @@ STATE = state_dtype([
     # clock (game seconds)
     ("clock", np.int16), ("next_nazi", np.int16), ("last_nazi", np.int16), ("next_swap", np.int16),
     ("moment", np.int16), ("emergency_used", np.int8), ("end_reason", np.int8),
+    ("timing", np.int8), ("action_seconds", np.int16, (len(D.ACTION_SECONDS),)),  # (copied from the config)
+    ("busy_until", np.int16, (MAX_PLAYERS,)),  # a seat acts again from busy_until on
     # derived: every seat's legal actions, recomputed after every change (see refresh)
     ("mask", np.int8, (MAX_PLAYERS, NUM_ACTIONS)),
 ], MAX_PLAYERS)
@@ -119,7 +122,8 @@ STATE = state_dtype([
 CONFIG = config_dtype([
     ("chapter", np.int8), ("seconds_per_step", np.int16), ("communication", np.int8),
     ("characters", np.int8, (MAX_PLAYERS,)), ("shaping", np.int8),
-    ("chapter19_seed", np.int64), ("bib_start", np.int8),
+    ("chapter19_seed", np.int64), ("bib_start", np.int8), ("timing", np.int8),
+    ("action_seconds", np.int16, (len(D.ACTION_SECONDS),)),
 ])
 
 # ---- observation layout --------------------------------------------------------------------
@@ -153,13 +157,14 @@ LAYOUT = Layout(
     ("cards", (NUM_ARG, 3), 0, 1, "per Argument id: face up in the Bib, laid in a pool, discarded"),
     ("holder_knows", (MAX_PLAYERS, HAND), 0, 1,
      "per relative seat and hand slot: its holder knows the card's front (Blind Trust: once told)"),
+    ("busy", MAX_PLAYERS, 0, 1, "per relative seat: seconds it is still busy with its last action / 30 (capped)"),
 )
 O_CHAPTER, O_LABELS, O_CLOCK, O_COUNTS = (LAYOUT.offset(n) for n in ("chapter", "labels", "clock", "counts"))
 O_NAZI_SLOTS, O_NAZI_STATUS, O_SEATS, O_HANDS = (LAYOUT.offset(n) for n in ("nazi_slots", "nazi_status", "seats",
                                                                                "hands"))
 O_OFFERS, O_OFFERED, O_STACKS, O_TALENT = (LAYOUT.offset(n) for n in ("offers", "offered_to_me", "stacks",
                                                                       "talent_spaces"))
-O_DICE, O_CARDS, O_HOLDER_KNOWS = LAYOUT.offset("dice"), LAYOUT.offset("cards"), LAYOUT.offset("holder_knows")
+O_DICE, O_CARDS, O_HOLDER_KNOWS, O_BUSY = (LAYOUT.offset(n) for n in ("dice", "cards", "holder_knows", "busy"))
 LABEL_FLAGS = np.array([flag for flag, _ in D.LABEL_NAMES], np.int64)
 
 # Data tables as module constants (numba freezes them), int64 so that arithmetic on them behaves
@@ -183,6 +188,9 @@ RANDOM_LABEL_FLAGS = D.RANDOM_LABEL_FLAGS.astype(np.int64)
 RANDOM_LABEL_ODDS = D.RANDOM_LABEL_ODDS.astype(np.int64)
 GROUP_OF_KIND = np.array([0, D.G_ONE, D.G_TWO, D.G_BAN, D.G_ALL], np.int64)
 BIB_START = np.array([0, 0, D.BIB_START[2], D.BIB_START[3], D.BIB_START[4], D.BIB_START[5]], np.int64)
+TIMED = tuple(D.ACTION_SECONDS)  # the kinds of action with a time of their own (state.action_seconds)
+T_ARGUE, T_WITHDRAW, T_OFFER, T_ACCEPT, T_BIB, T_COMBO, T_TASK, T_ROLL, T_ROLL_ALL, T_EMERGENCY, T_TELL = range(11)
+assert TIMED == ("argue", "withdraw", "offer", "accept", "bib", "combo", "task", "roll", "roll_all", "emergency", "tell")
 
 
 
@@ -201,6 +209,9 @@ def make_config(config):
     record["shaping"] = int(config["reward_shaping"])
     record["chapter19_seed"] = -1 if config["chapter19_seed"] is None else config["chapter19_seed"]
     record["bib_start"] = -1 if config["bib_start"] is None else config["bib_start"]
+    record["timing"] = TIMING_TABLE if config["timing"] == "table" else TIMING_STEP
+    seconds = dict(D.ACTION_SECONDS, **(config["action_seconds"] or {}))
+    record["action_seconds"] = [seconds[name] for name in TIMED]
     return record
 
 
@@ -346,6 +357,45 @@ def maria_readings(halves, values, subset):
 
 
 @njit(cache=True)
+def subset_readings(kind, colours, values, halves, present, normal, talent):
+    """What each of the 11 subsets of a seat's 4 cards (Krapotke: dice) argues for character
+    ``kind``, as bitmasks of values (bit v: value v): ``normal[s]`` by the character's rule,
+    ``talent[s]`` only with her talent (Maria: the readings of her digital numbers; everyone else:
+    the sum, if the rule allows the subset). 0 for a subset with a slot not in ``present``. This
+    is the Nazi-independent part of the argument search: masks evaluate it once per seat and then
+    filter it per Nazi with bit operations (:func:`cards_accepted`, :func:`fitting_values`)."""
+    for s in range(NUM_SUBSETS):
+        subset = SUBSETS[s]
+        normal[s] = 0
+        talent[s] = 0
+        if subset & present != subset:
+            continue
+        if kind == D.MARIA:
+            normal[s], talent[s] = maria_readings(halves, values, subset)
+            continue
+        status = rule_status(kind, colours, values, subset)
+        if status < 2:
+            total = 0
+            for i in range(4):
+                if subset >> i & 1:
+                    total += values[i]
+            if status == 0:
+                normal[s] = np.int64(1) << total
+            else:
+                talent[s] = np.int64(1) << total
+
+
+@njit(cache=True)
+def cards_accepted(colours, values, usable, allowed_colours, banned_values):
+    """The slots (bitmask) whose card may be used and is accepted by a Nazi with these rules."""
+    fits = 0
+    for i in range(4):
+        if usable[i] and (allowed_colours >> colours[i] & 1) and not (banned_values >> values[i] & 1):
+            fits |= 1 << i
+    return fits
+
+
+@njit(cache=True)
 def seat_options(kind, relax, colours, values, halves, usable, allowed_colours, banned_values,
                  out_mask, out_value, out_talent):
     """Every argumentation one seat can lay at one Nazi: writes (subset of the 4 slots, value,
@@ -354,36 +404,21 @@ def seat_options(kind, relax, colours, values, halves, usable, allowed_colours, 
     and may be used (an Argument whose front is known, a free die). ``allowed_colours`` is a colour
     bitmask and ``banned_values`` a bitmask over values 1-6 (the Nazi's rules and "no 6s");
     ``relax`` says the seat's talent is active."""
-    fits = 0  # the slots whose card the Nazi accepts
-    for i in range(4):
-        if usable[i] and (allowed_colours >> colours[i] & 1) and not (banned_values >> values[i] & 1):
-            fits |= 1 << i
+    normal = np.empty(NUM_SUBSETS, np.int64)
+    talent = np.empty(NUM_SUBSETS, np.int64)
+    subset_readings(kind, colours, values, halves, cards_accepted(colours, values, usable, allowed_colours,
+                                                                 banned_values), normal, talent)
     n = 0
     for s in range(NUM_SUBSETS):
-        subset = SUBSETS[s]
-        if subset & fits != subset:
+        readings = normal[s] | (talent[s] if relax else np.int64(0))
+        if readings == 0:
             continue
-        if kind == D.MARIA:
-            normal, talent = maria_readings(halves, values, subset)
-            if not relax:
-                talent = 0
-            for v in range(1, MAX_VALUE):
-                if ((normal | talent) >> v & 1) and n < out_mask.shape[0]:
-                    out_mask[n] = subset
-                    out_value[n] = v
-                    out_talent[n] = 0 if (normal >> v & 1) else 1
-                    n += 1
-            continue
-        status = rule_status(kind, colours, values, subset)
-        if status == 0 or (status == 1 and relax):
-            total = 0
-            for i in range(4):
-                if subset >> i & 1:
-                    total += values[i]
-            out_mask[n] = subset
-            out_value[n] = total
-            out_talent[n] = status
-            n += 1
+        for v in range(1, MAX_VALUE):
+            if (readings >> v & 1) and n < out_mask.shape[0]:
+                out_mask[n] = SUBSETS[s]
+                out_value[n] = v
+                out_talent[n] = 0 if (normal[s] >> v & 1) else 1
+                n += 1
     return n
 
 
@@ -1349,6 +1384,8 @@ def reset(state, config, seed):
     state.chapter = config.chapter
     state.communication = config.communication
     state.seconds_per_step = config.seconds_per_step
+    state.timing = config.timing
+    state.action_seconds[:] = config.action_seconds
     state.shaping = config.shaping
     if state.chapter == 19:
         _chapter19(state, config)
@@ -1476,28 +1513,18 @@ def _seat_cards(state, seat, viewer, colours, values, halves, usable):
 
 
 @njit(cache=True)
-def _readings_of(subset, opt_mask, opt_value, opt_talent, count):
-    """(normal readings, talent readings) of ``subset`` among a seat's options (bitmasks of values)."""
-    normal, talent = np.int64(0), np.int64(0)
-    for o in range(count):
-        if opt_mask[o] == subset:
-            if opt_talent[o]:
-                talent |= np.int64(1) << opt_value[o]
-            else:
-                normal |= np.int64(1) << opt_value[o]
-    return normal, talent
-
-
-@njit(cache=True)
-def _pool_accepts(state, nazi, readings, is_maria):
-    """Whether a contribution with these possible values may be laid at ``nazi`` now.
-    Returns the readings that fit (0: it may not be laid)."""
-    team_ok = _team_may_complete(state, nazi)
-    fitting = np.int64(0)
-    for v in range(1, MAX_VALUE):
-        if readings >> v & 1 and _fits(state, nazi, v, is_maria, team_ok):
-            fitting |= np.int64(1) << v
-    return fitting
+def fitting_values(state, nazi, is_maria):
+    """The values (bitmask, bit v: value v >= 1) a new contribution may have at ``nazi`` now: the
+    pool's smallest reading stays below the IQ (no overshoot), or hits it exactly when the team
+    rules would then hold (:func:`_team_may_complete`). Maria's reading replaces the pool's open one."""
+    room = NAZI_IQ[nazi] - state.pool_fixed[nazi]
+    if not is_maria and state.pool_readings[nazi] != 0:
+        room -= _lowest_bit(state.pool_readings[nazi])
+    if not _team_may_complete(state, nazi):
+        room -= 1
+    if room < 1:
+        return np.int64(0)
+    return ((np.int64(1) << (room + 1)) - 1) & ~np.int64(1)
 
 
 @njit(cache=True)
@@ -1510,16 +1537,6 @@ def _team_may_complete(state, nazi):
 
 
 @njit(cache=True)
-def _fits(state, nazi, value, is_maria, team_ok):
-    """Whether adding a contribution worth ``value`` keeps the pool's smallest reading below the IQ
-    (no overshoot), or exactly at it when ``team_ok``. Maria's reading replaces the pool's open one."""
-    low = state.pool_fixed[nazi] + value
-    if not is_maria and state.pool_readings[nazi] != 0:
-        low += _lowest_bit(state.pool_readings[nazi])
-    return low < NAZI_IQ[nazi] or (low == NAZI_IQ[nazi] and team_ok)
-
-
-@njit(cache=True)
 def _lowest_bit(bits):
     for v in range(64):
         if bits >> v & 1:
@@ -1528,27 +1545,21 @@ def _lowest_bit(bits):
 
 
 @njit(cache=True)
-def _fill_argue_mask(state, seat, slot, nazi, mask, opt_mask, opt_value, opt_talent, count, unknown):
-    """The argue actions at ``nazi`` (in ``slot``): the seat's argumentations that fit the pool,
-    and, with cards whose fronts she does not know among them (``unknown`` slots), any 2-4
-    Arguments: she cannot see what she lays, so the rules are checked when it is laid."""
+def _fill_argue_mask(state, seat, slot, nazi, mask, normal, talent, accepted, unknown, arguments):
+    """The argue actions at ``nazi`` (in ``slot``): the subsets of the seat's cards the Nazi
+    ``accepted`` whose readings (``normal``, ``talent`` while her talent is ready) fit the pool,
+    and any 2-4 of her ``arguments`` with a card whose front she does not know among them
+    (``unknown`` slots): she cannot see what she lays, so the rules are checked when it is laid."""
     base = A_ARGUE + slot * NUM_SUBSETS
-    if unknown:
-        arguments = 0
-        for i in range(HAND):
-            card = state.hand[seat, i]
-            if card >= 0 and card < NUM_ARG:
-                arguments |= 1 << i
-        for s in range(NUM_SUBSETS):
-            if SUBSETS[s] & unknown and SUBSETS[s] & arguments == SUBSETS[s]:
-                mask[base + s] = 1
-    team_ok = _team_may_complete(state, nazi)
-    is_maria = state.character[seat] == D.MARIA
+    room = fitting_values(state, nazi, state.character[seat] == D.MARIA)
     ready = state.talent_ready[seat]
-    for o in range(count):
-        if (ready or not opt_talent[o]) and not (opt_mask[o] & unknown) and _fits(state, nazi, opt_value[o],
-                                                                                  is_maria, team_ok):
-            mask[base + SUBSET_INDEX[opt_mask[o]]] = 1
+    for s in range(NUM_SUBSETS):
+        subset = SUBSETS[s]
+        if subset & unknown:
+            if subset & arguments == subset:
+                mask[base + s] = 1
+        elif subset & accepted == subset and (normal[s] | (talent[s] if ready else np.int64(0))) & room:
+            mask[base + s] = 1
 
 
 @njit(cache=True)
@@ -1671,43 +1682,94 @@ def _fill_expand_mask(state, seat, mask, unknown):
 
 
 @njit(cache=True)
+def is_busy(state, seat):
+    """The seat is still busy with its last action: it can only wait."""
+    return state.clock < state.busy_until[seat]
+
+
+@njit(cache=True)
+def action_seconds(state, action, card):
+    """How long ``action`` keeps its seat busy, in game seconds (``state.action_seconds``, from
+    data.ACTION_SECONDS; 0 with timing="step"); ``card``: the card an expansion places (its
+    condition decides)."""
+    if state.timing == TIMING_STEP or action == A_WAIT:
+        return 0
+    return state.action_seconds[_timed_kind(action, card)]
+
+
+@njit(cache=True)
+def _timed_kind(action, card):
+    if action < A_WITHDRAW:
+        return T_ARGUE
+    if action < A_OFFER:
+        return T_WITHDRAW
+    if action < A_ACCEPT:
+        return T_OFFER
+    if action < A_BIB:
+        return T_ACCEPT
+    if action < A_EXPAND:
+        return T_BIB
+    if action < A_ROLL:
+        kind = BACK_COND_KIND[CARD_BACK[card]] if card >= 0 else D.COND_SOLO_TASK
+        return T_COMBO if kind == D.COND_COLOURS or kind == D.COND_NUMBERS else T_TASK
+    if action < A_ROLL_ALL:
+        return T_ROLL
+    if action == A_ROLL_ALL:
+        return T_ROLL_ALL
+    if action == A_EMERGENCY:
+        return T_EMERGENCY
+    return T_TELL
+
+
+@njit(cache=True)
 def refresh(state):
-    """Recompute what the record caches: every seat's legal mask."""
+    """Recompute what the record caches: every seat's legal mask. Each seat's cards are evaluated
+    once (:func:`subset_readings`); each face-up Nazi then only filters that table with bit
+    operations."""
     num = int(state.num_players)
     for seat in range(num):  # (rows of absent seats are never written)
         for a in range(NUM_ACTIONS):
             state.mask[seat, a] = 0
     if state.terminal:
         return
-    cards = np.zeros((4, num, 4), np.int8)                 # colours, values, halves, usable
-    options = np.zeros((3, num, MAX_OPTIONS), np.int64)    # subset, value, needs talent
-    per_seat = np.zeros((6, num), np.int64)                # options; row 4: unknown slots; row 5: cards held
-    bib = np.zeros(NUM_ARG, np.int64)
+    cards = np.empty((4, num, 4), np.int8)                 # colours, values, halves, usable
+    readings = np.empty((2, num, NUM_SUBSETS), np.int64)   # normal, talent readings of each subset
+    per_seat = np.zeros((4, num), np.int64)                # cards held, unknown slots, slots holding Arguments
+    bib = np.empty(NUM_ARG, np.int64)
     bib_count = 0
     for card in range(NUM_ARG):
         if state.card_loc[card] == LOC_BIB:
             bib[bib_count] = card
             bib_count += 1
         elif state.card_loc[card] == LOC_POOL:
-            per_seat[5, state.card_seat[card]] += 1
+            per_seat[0, state.card_seat[card]] += 1
     for seat in range(num):
         for i in range(HAND):
-            per_seat[5, seat] += state.hand[seat, i] >= 0
+            card = state.hand[seat, i]
+            per_seat[0, seat] += card >= 0
+            if card >= 0 and card < NUM_ARG:
+                per_seat[2, seat] |= 1 << i
+        if is_busy(state, seat):
+            state.mask[seat, A_WAIT] = 1
+            continue
         _seat_cards(state, seat, -1, cards[0, seat], cards[1, seat], cards[2, seat], cards[3, seat])
-        per_seat[4, seat] = unknown_slots(state, seat)
-        _fill_other_masks(state, seat, state.mask[seat], bib, bib_count, per_seat[5], per_seat[4, seat])
+        per_seat[1, seat] = unknown_slots(state, seat)
+        _fill_other_masks(state, seat, state.mask[seat], bib, bib_count, per_seat[0], per_seat[1, seat])
+        usable = 0
+        for i in range(4):
+            usable |= int(cards[3, seat, i]) << i
+        subset_readings(state.character[seat], cards[0, seat], cards[1, seat], cards[2, seat], usable,
+                        readings[0, seat], readings[1, seat])
     for slot in range(NUM_SLOTS):
         nazi = nazi_in_slot(state, slot)
         if nazi < 0:
             continue
         allowed, banned, _ = nazi_rules(state, nazi)
         for seat in range(num):
-            if not state.contrib[nazi, seat]:
-                per_seat[0, seat] = seat_options(state.character[seat], state.talent_ready[seat], cards[0, seat],
-                                                 cards[1, seat], cards[2, seat], cards[3, seat], allowed, banned,
-                                                 options[0, seat], options[1, seat], options[2, seat])
-                _fill_argue_mask(state, seat, slot, nazi, state.mask[seat], options[0, seat], options[1, seat],
-                                 options[2, seat], per_seat[0, seat], per_seat[4, seat])
+            if not state.contrib[nazi, seat] and not is_busy(state, seat):
+                accepted = cards_accepted(cards[0, seat], cards[1, seat], cards[3, seat], allowed, banned)
+                _fill_argue_mask(state, seat, slot, nazi, state.mask[seat], readings[0, seat], readings[1, seat],
+                                 accepted, per_seat[1, seat], per_seat[2, seat])
 
 
 @njit(cache=True)
@@ -1824,6 +1886,11 @@ def step(state, actions):
     if convinced > 0 and state.shaping:
         for seat in range(num):
             state.reward[seat] += convinced / D.NUM_NAZIS
+    for seat in range(num):  # what each action takes at the table (everyone takes part in the redraw)
+        if actions[seat] != A_WAIT:
+            state.busy_until[seat] = state.clock + action_seconds(state, actions[seat], intended[seat])
+        if emergency:
+            state.busy_until[seat] = max(state.busy_until[seat], state.clock + action_seconds(state, A_EMERGENCY, -1))
     state.moment += 1
     _run_clock(state, convinced > 0 or emergency or (stacked > 0 and _stack_cards(state) == 0))
     _clear_stale_offers(state)
@@ -1879,15 +1946,17 @@ def _argue(state, seat, slot, subset, touched):
     cards = np.zeros((4, 4), np.int8)
     _seat_cards(state, seat, -1, cards[0], cards[1], cards[2], cards[3])
     allowed, banned, _ = nazi_rules(state, nazi)
-    options = np.zeros((3, MAX_OPTIONS), np.int64)
-    count = seat_options(state.character[seat], state.talent_ready[seat], cards[0], cards[1], cards[2], cards[3],
-                         allowed, banned, options[0], options[1], options[2])
-    normal, talent = _readings_of(subset, options[0], options[1], options[2], count)
+    if subset & cards_accepted(cards[0], cards[1], cards[3], allowed, banned) != subset:
+        return
+    normal = np.empty(NUM_SUBSETS, np.int64)
+    talent = np.empty(NUM_SUBSETS, np.int64)
+    subset_readings(state.character[seat], cards[0], cards[1], cards[2], subset, normal, talent)
     is_maria = state.character[seat] == D.MARIA
-    readings = _pool_accepts(state, nazi, normal, is_maria)
+    room = fitting_values(state, nazi, is_maria)
+    readings = normal[SUBSET_INDEX[subset]] & room
     uses_talent = 0
     if readings == 0 and state.talent_ready[seat]:
-        readings = _pool_accepts(state, nazi, talent, is_maria)
+        readings = talent[SUBSET_INDEX[subset]] & room
         uses_talent = 1
     if readings == 0:
         return
@@ -2268,6 +2337,7 @@ def _write_nazi(state, seat, nazi, out, o):
 
 @njit(cache=True)
 def _write_seat(state, seat, other, rel, out):
+    out[O_BUSY + rel] = min(1.0, max(0, state.busy_until[other] - state.clock) / 30.0)
     o = O_SEATS + rel * F_SEAT
     out[o] = 1.0
     out[o + 1 + int(state.character[other])] = 1.0

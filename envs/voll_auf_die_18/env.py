@@ -145,6 +145,16 @@ def _check_bib(value):
     return int_range(0, 20)(value)
 
 
+def _check_action_seconds(value):
+    if value is None:
+        return None
+    if not isinstance(value, dict) or set(value) - set(D.ACTION_SECONDS):
+        return f"expected None or a dict with keys from {list(D.ACTION_SECONDS)}"
+    if any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v <= 600 for v in value.values()):
+        return "expected whole seconds from 0 to 600"
+    return None
+
+
 def infos(state, config, seat):
     """Per seat: the hints (what the argument search finds among the hands this seat can see)
     and, once the game is over, why it ended (``end_reason``, an int: see END_REASON_NAMES)."""
@@ -174,6 +184,10 @@ OPTIONS = {
     "chapter19_seed": Option(None, "chapter 19: None draws a new random chapter each game; an int fixes it",
                              check=_check_seed),
     "bib_start": Option(None, "open Bib cards at setup (None: 4/3/2/1 for 2/3/4/5 players)", check=_check_bib),
+    "timing": Option("table", "'table': an action keeps its seat busy as long as it takes at the table "
+                              "(data.ACTION_SECONDS); 'step': every action takes one step", choices=("table", "step")),
+    "action_seconds": Option(None, "None, or a dict overriding data.ACTION_SECONDS (e.g. {'argue': 20})",
+                             check=_check_action_seconds),
 }
 
 GAME = Game(

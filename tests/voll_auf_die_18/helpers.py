@@ -11,7 +11,9 @@ FAR = 30000  # a clock time that never comes: freezes new Nazis and seat swaps
 
 
 def table(num_players=2, chapter=1, seed=0, freeze=True, **options):
-    """A fresh Parallel env after reset; with ``freeze`` no Nazi arrives and nobody swaps places."""
+    """A fresh Parallel env after reset; with ``freeze`` no Nazi arrives and nobody swaps places.
+    Scripted rule tests take one action per seat per step: timing="step" unless given."""
+    options.setdefault("timing", "step")
     env = voll_auf_die_18_v0.parallel_env(num_players=num_players, chapter=chapter, **options)
     env.reset(seed=seed)
     if freeze:
