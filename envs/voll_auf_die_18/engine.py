@@ -154,7 +154,8 @@ LAYOUT = Layout(
     ("talent_spaces", (MAX_PLAYERS, 1 + F_CARD), 0, 1,
      "per relative seat: face-down talent cards/4, the top one's back"),
     ("dice", (D.NUM_DICE, 10), 0, 1, "Krapotke's dice (die k has colour k): value one-hot(6), free/used/blocked/laid"),
-    ("cards", (NUM_ARG, 3), 0, 1, "per Argument id: face up in the Bib, laid in a pool, discarded"),
+    ("cards", (NUM_ARG, 4), 0, 1, "per Argument id: face up in the Bib, laid in a pool, discarded, "
+                                  "in the Bib from a talent space"),
     ("holder_knows", (MAX_PLAYERS, HAND), 0, 1,
      "per relative seat and hand slot: its holder knows the card's front (Blind Trust: once told)"),
     ("busy", MAX_PLAYERS, 0, 1, "per relative seat: seconds it is still busy with its last action / 30 (capped)"),
@@ -2306,11 +2307,12 @@ def observe(state, seat, out):
     for card in range(NUM_ARG):
         loc = state.card_loc[card]
         if loc == LOC_BIB:
-            out[O_CARDS + card * 3] = 1.0
+            out[O_CARDS + card * 4] = 1.0
+            out[O_CARDS + card * 4 + 3] = state.from_talent[card]
         elif loc == LOC_POOL:
-            out[O_CARDS + card * 3 + 1] = 1.0
+            out[O_CARDS + card * 4 + 1] = 1.0
         elif loc == LOC_DISCARD:
-            out[O_CARDS + card * 3 + 2] = 1.0
+            out[O_CARDS + card * 4 + 2] = 1.0
 
 
 @njit(cache=True)
