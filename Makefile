@@ -15,7 +15,7 @@ BENCH_STAMP := $(VENV)/.installed-bench
 $(STAMP): pyproject.toml Makefile
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet $(TORCH) -e ".[train,dev,distributed]"
+	$(PY) -m pip install --quiet $(TORCH) -e ".[train,dev,distributed,openspiel]"
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -26,9 +26,10 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest -n $(JOBS) tests --nbmake notebooks
 
-# The peers (OpenSpiel, PettingZoo classic card games, Pgx on jax) are installed only for benchmarks.
+# The peers (PettingZoo classic card games, RLCard, Pgx on jax) are installed only for benchmarks;
+# OpenSpiel comes with the openspiel extra (the bridge and its tests).
 $(BENCH_STAMP): $(STAMP)
-	$(PY) -m pip install --quiet $(TORCH) -e ".[train,dev,distributed,bench]"
+	$(PY) -m pip install --quiet $(TORCH) -e ".[train,dev,distributed,openspiel,bench]"
 	touch $(BENCH_STAMP)
 
 bench: $(BENCH_STAMP)

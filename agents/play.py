@@ -41,9 +41,11 @@ def show_choices(env, legal, print_fn):
 def run(env_id, seat, opponents, seed=0, num_players=None, input_fn=input, print_fn=print):
     """Play one game with a person at ``seat``; returns the final returns of every seat."""
     game = envs.game_of(env_id)
-    num_players = num_players or game.default_players
+    num_players = game.default_players if num_players is None else num_players
     if not 0 <= seat < num_players:
-        raise ValueError(f"--seat must be between 0 and {num_players - 1}")
+        raise ValueError(f"seat must be between 0 and {num_players - 1}")
+    if not opponents:
+        raise ValueError("opponents: give at least one agent spec")
     config = {"num_players": num_players}
     others = [make_agent(opponents[i % len(opponents)], env_id, seed=seed + i) for i in range(num_players)]
     returns = np.zeros(num_players)
@@ -105,15 +107,32 @@ def main(argv=None):
     parser.add_argument("--opponents", default="heuristic", help="comma-separated agent specs, used in turn")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    opponents = [s.strip() for s in args.opponents.split(",") if s.strip()]
+    opponents = check_arguments(parser, args)
     try:
-        for spec in opponents:
-            make_agent(spec, args.env_id)
         run(args.env_id, args.seat, opponents, args.seed, args.players)
-    except ValueError as error:
-        parser.error(str(error))
     except (KeyboardInterrupt, EOFError):
         print("\ngame abandoned")
+
+
+def check_arguments(parser, args):
+    """Every argument checked before the game starts (a usage error otherwise); the opponents' specs."""
+    game = envs.game_of(args.env_id)
+    players = game.default_players if args.players is None else args.players
+    if players not in game.player_counts:
+        parser.error(f"--players {players}: {args.env_id} is played by {list(game.player_counts)} players")
+    if not 0 <= args.seat < players:
+        parser.error(f"--seat {args.seat}: choose a seat from 0 to {players - 1}")
+    if not 0 <= args.seed < 2**63:
+        parser.error(f"--seed {args.seed}: choose an integer from 0 to 2**63 - 1")
+    opponents = [s.strip() for s in args.opponents.split(",") if s.strip()]
+    if not opponents:
+        parser.error("--opponents needs at least one agent spec, e.g. heuristic or random,heuristic")
+    for spec in opponents:
+        try:
+            make_agent(spec, args.env_id)
+        except ValueError as error:
+            parser.error(f"--opponents: {error}")
+    return opponents
 
 
 if __name__ == "__main__":

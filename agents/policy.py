@@ -21,11 +21,15 @@ def load_model(path):
 
 
 class PolicyAgent(Agent):
-    """Acts with a trained policy on the seat's observation vector and mask."""
+    """Acts with a trained policy on the seat's observation vector and mask.
+
+    It samples from the policy's masked distribution unless ``deterministic``: a policy's strength
+    is what it plays, and argmax can loop where the sampled policy does not.
+    """
 
     name = "policy"
 
-    def __init__(self, model_or_path, deterministic=True):
+    def __init__(self, model_or_path, deterministic=False):
         self.model = load_model(model_or_path) if isinstance(model_or_path, (str, pathlib.Path)) else model_or_path
         self.deterministic = deterministic
 

@@ -1,18 +1,22 @@
-"""Evidence that the agents and the training work: win rates measured over many games.
+"""Can the games be learned? Batched MaskablePPO self-play on a fixed time budget per game.
 
-    python -m benchmarks.learning [--games 1000] [--ismcts-games 200] [--ppo-steps 200000] [--jobs 2]
+    python -m benchmarks.learning [--minutes 25] [--games 1000] [--env secret_hitler_v0 ...]
 
-For every game:
-  - heuristic against random (seats rotated, ``--games`` games),
-  - ISMCTS against heuristic (``--ismcts-games`` games, ``--ismcts-iterations`` per decision),
-  - a MaskablePPO self-play run (``python -m training.selfplay``) and its win rates against random
-    and heuristic agents by training steps.
-Jobs run in ``--jobs`` processes. Writes benchmarks/results/learning.md and one learning-curve
-PNG per game (learning_<env_id>.png). Every number comes from the run that wrote the page.
+For every game (at the player count in ``PLAYERS``), ``python -m training.selfplay`` trains with
+its preset for ``--minutes`` of wall-clock time (rollouts, updates and the periodic evaluations
+all count). Then, with the policy sampling from its masked distribution, ``--games`` games each:
+
+- the policy in one seat (random per game) against random players, and against heuristic agents;
+- the heuristic agent in the same seat against random players (the bar the policy is measured by);
+- in the cooperative Voll auf die 18: the policy in every seat, and the heuristic in every seat.
+
+Win rates are given beside the fair share (a seat's rate when every seat plays alike), per role in
+Secret Hitler. Writes benchmarks/results/learning.md, learning.json and one learning-curve PNG
+per game; every number comes from the run that wrote them.
 """
 
 import argparse
-import multiprocessing
+import json
 import pathlib
 import shutil
 import sys
@@ -22,105 +26,130 @@ import envs
 
 from .common import RESULTS, machine_line, write_result
 
-PPO_PLAYERS = {"secret_hitler_v0": 5, "voll_auf_die_18_v0": 2, "volles_fass_voraus_v0": 2,
-               "teufel_teufel_v0": 2, "volle_socke_v0": 2}
+PLAYERS = {"secret_hitler_v0": 5, "voll_auf_die_18_v0": 2, "volles_fass_voraus_v0": 4,
+           "teufel_teufel_v0": 4, "volle_socke_v0": 4}
 
 
-def tournament_job(job):
-    from training.evaluate import evaluate
-
-    env_id, specs, games, seed, max_minutes = job
-    started = time.perf_counter()
-    results = evaluate(env_id, specs, games, seed=seed, progress=False,
-                       max_seconds=None if max_minutes is None else 60 * max_minutes)
-    return env_id, specs, results, time.perf_counter() - started
-
-
-def ppo_job(job):
+def train(env_id, players, minutes, seed, out):
     from training import selfplay
 
-    env_id, players, steps, seed, out = job
     shutil.rmtree(out, ignore_errors=True)
-    argv = [env_id, "--players", str(players), "--timesteps", str(steps), "--out", str(out), "--seed", str(seed),
-            "--eval-every", str(max(steps // 8, 1)), "--snapshot-every", str(max(steps // 8, 1)),
-            "--eval-games", "200"]
+    argv = [env_id, "--players", str(players), "--timesteps", str(10**10), "--max-minutes", str(minutes),
+            "--out", str(out), "--seed", str(seed), "--eval-every", "500000", "--eval-games", "200"]
     started = time.perf_counter()
-    _, history = selfplay.train(selfplay.parse_args(argv))
-    curve = RESULTS / f"learning_{env_id}.png"
-    shutil.copy(pathlib.Path(out) / "learning_curve.png", curve)
-    return env_id, players, history, " ".join(["python -m training.selfplay", *argv]), time.perf_counter() - started
+    model, history = selfplay.train(selfplay.parse_args(argv))
+    shutil.copy(pathlib.Path(out) / "learning_curve.png", RESULTS / f"learning_{env_id}.png")
+    command = " ".join(["python -m training.selfplay", *argv])
+    return model, history, command, (time.perf_counter() - started) / 60
 
 
-def tournament_lines(outcomes):
-    lines = ["| env | lineup | games | agent | win rate | 95% CI | mean return | rating | minutes |",
-             "|---|---|---:|---|---:|---|---:|---:|---:|"]
-    for env_id, specs, results, seconds in outcomes:
-        games = sum(r["seats_played"] for r in results) // envs.game_of(env_id).default_players
-        for r in results:
-            lines.append(f"| {env_id} | {' vs '.join(specs)} | {games} | {r['agent']} | {r['win_rate']:.3f} | "
-                         f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}] | {r['mean_return']:+.3f} | {r['rating']:.1f} "
-                         f"| {seconds / 60:.1f} |")
-    return lines
+def measure(env_id, players, minutes, games, seed):
+    """Train, then the final numbers of one game (see the module docstring)."""
+    from training.policy_eval import policy_strength
+    from training.vector_env import SnapshotPolicy
+
+    model, history, command, trained = train(env_id, players, minutes, seed, pathlib.Path("runs/learning") / env_id)
+    policy = SnapshotPolicy(model.policy)
+    config = {"num_players": players}
+    row = {"players": players, "timesteps": int(model.num_timesteps), "minutes": round(trained, 1),
+           "command": command, "history": history}
+    if envs.game_of(env_id).simultaneous:
+        row["team_success_ppo"] = policy_strength(policy, env_id, "random", games, seed + 1, config)
+        row["team_success_heuristic"] = policy_strength("heuristic", env_id, "random", games, seed + 1, config)
+    else:
+        row["ppo_vs_random"] = policy_strength(policy, env_id, "random", games, seed + 1, config)
+        row["ppo_vs_heuristic"] = policy_strength(policy, env_id, "heuristic", games, seed + 2, config)
+        row["heuristic_vs_random"] = policy_strength("heuristic", env_id, "random", games, seed + 1, config)
+        row["fair_share"] = row["ppo_vs_random"]["fair_share"]
+    return row
 
 
-def ppo_lines(outcomes):
-    lines = []
-    for env_id, players, history, command, seconds in outcomes:
-        keys = [k for k in history[0] if k.startswith("win_rate")]
-        lines += [f"### {env_id} ({players} players)", "", f"`{command}` ({seconds / 60:.1f} minutes)", "",
-                  "| training steps | " + " | ".join(k.replace("win_rate_", "win rate ").replace("_", " ")
-                                                     for k in keys) + " |",
+def flat(rows):
+    """The machine-readable summary: one dict of plain numbers per env id."""
+    summary = {}
+    for env_id, row in rows.items():
+        entry = {k: row[k] for k in ("players", "timesteps", "minutes")}
+        for key in ("ppo_vs_random", "ppo_vs_heuristic", "heuristic_vs_random", "team_success_ppo",
+                    "team_success_heuristic"):
+            if key in row:
+                entry[key] = round(row[key]["win_rate"], 4)
+                for role, split in row[key].get("by_role", {}).items():
+                    entry[f"{key}_{role}"] = round(split["win_rate"], 4)
+        if "fair_share" in row:
+            entry["fair_share"] = round(row["fair_share"], 4)
+        summary[env_id] = entry
+    return summary
+
+
+def _rate(result):
+    text = f"{result['win_rate']:.3f} [{result['ci_low']:.3f}, {result['ci_high']:.3f}]"
+    roles = result.get("by_role", {})
+    if roles:
+        text += " (" + ", ".join(f"{role} {split['win_rate']:.3f}" for role, split in roles.items()) + ")"
+    return text
+
+
+def report(rows, command, minutes_total, games):
+    lines = ["# Learning: batched MaskablePPO self-play against the baselines", "",
+             f"Machine: {machine_line()}. Command: `{command}`; took {minutes_total:.0f} minutes.", "",
+             f"Each game trains on a fixed wall-clock budget with its preset (training/presets.py), then plays "
+             f"{games} games per line with the policy sampling from its masked distribution. A seat wins when "
+             "its final return is positive and the highest at the table (Secret Hitler: its team wins); the "
+             "fair share is a seat's win rate when every seat plays alike. 95% Wilson intervals in brackets.",
+             "", "## Competitive games", "",
+             "| env | players | steps | minutes | PPO vs random | PPO vs heuristic | heuristic vs random | "
+             "fair share | beats heuristic |", "|---|---:|---:|---:|---|---|---|---:|---|"]
+    for env_id, row in rows.items():
+        if "ppo_vs_random" not in row:
+            continue
+        beats = row["ppo_vs_heuristic"]["win_rate"] > row["fair_share"]
+        lines.append(f"| {env_id} | {row['players']} | {row['timesteps']:,} | {row['minutes']} | "
+                     f"{_rate(row['ppo_vs_random'])} | {_rate(row['ppo_vs_heuristic'])} | "
+                     f"{_rate(row['heuristic_vs_random'])} | {row['fair_share']:.3f} | {'yes' if beats else 'no'} |")
+    coop = {e: r for e, r in rows.items() if "team_success_ppo" in r}
+    if coop:
+        lines += ["", "## The cooperative game", "",
+                  "| env | players | steps | minutes | team success, PPO | team success, heuristic |",
+                  "|---|---:|---:|---:|---|---|"]
+        for env_id, row in coop.items():
+            lines.append(f"| {env_id} | {row['players']} | {row['timesteps']:,} | {row['minutes']} | "
+                         f"{_rate(row['team_success_ppo'])} | {_rate(row['team_success_heuristic'])} |")
+    lines += ["", "## Learning curves", ""]
+    for env_id, row in rows.items():
+        keys = [k for k in row["history"][0] if k.startswith("win_rate")]
+        lines += [f"### {env_id}", "", f"`{row['command']}`", "",
+                  "| steps | " + " | ".join(k.replace("win_rate_", "").replace("_", " ") for k in keys) + " |",
                   "|---:|" + "---:|" * len(keys)]
-        lines += [f"| {row['timesteps']} | " + " | ".join(f"{row[k]:.2f}" for k in keys) + " |" for row in history]
+        lines += [f"| {h['timesteps']:,} | " + " | ".join(f"{h.get(k, float('nan')):.2f}" for k in keys) + " |"
+                  for h in row["history"]]
         lines += ["", f"![learning curve](learning_{env_id}.png)", ""]
-    return lines
+    return "\n".join(lines) + "\n"
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=1000, help="heuristic vs random games per env")
-    parser.add_argument("--ismcts-games", type=int, default=1000, help="ISMCTS vs heuristic games per env")
-    parser.add_argument("--ismcts-iterations", type=int, default=50)
-    parser.add_argument("--ismcts-max-minutes", type=float, default=None,
-                        help="stop an ISMCTS lineup after this long (the page states the games played)")
-    parser.add_argument("--ppo-steps", type=int, default=200_000)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--env", action="append")
-    parser.add_argument("--skip-ppo", action="store_true")
+    parser.add_argument("--minutes", type=float, default=25.0, help="training budget per game")
+    parser.add_argument("--games", type=int, default=1000, help="evaluation games per line")
+    parser.add_argument("--env", action="append", help="an env id (repeat; default: all)")
+    parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     env_ids = args.env or list(envs.ENV_IDS)
+    unknown = [e for e in env_ids if e not in envs.ENV_IDS]
+    if unknown or args.minutes <= 0 or args.games < 1:
+        parser.error(f"unknown env ids {unknown}" if unknown else "--minutes and --games must be positive")
     started = time.perf_counter()
-    jobs = []
-    for e in env_ids:
-        if envs.game_of(e).simultaneous:  # cooperative: each lineup is a whole team
-            jobs += [(e, [spec], args.games, 1, None) for spec in ("heuristic", "random")]
-            jobs.append((e, [f"ismcts:{args.ismcts_iterations}"], args.ismcts_games, 2, args.ismcts_max_minutes))
-        else:
-            jobs.append((e, ["heuristic", "random"], args.games, 1, None))
-            jobs.append((e, [f"ismcts:{args.ismcts_iterations}", "heuristic"], args.ismcts_games, 2,
-                         args.ismcts_max_minutes))
-    ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(args.jobs) as pool:
-        tournaments = pool.map(tournament_job, jobs, chunksize=1)
-        ppo = [] if args.skip_ppo else pool.map(
-            ppo_job, [(e, PPO_PLAYERS.get(e, envs.game_of(e).default_players), args.ppo_steps, 0,
-                       str(pathlib.Path("runs") / "learning" / e)) for e in env_ids], chunksize=1)
+    rows = {}
+    for env_id in env_ids:
+        rows[env_id] = measure(env_id, PLAYERS.get(env_id, envs.game_of(env_id).default_players), args.minutes,
+                               args.games, args.seed)
+        print(json.dumps(flat({env_id: rows[env_id]})), flush=True)
     command = "python -m benchmarks.learning " + " ".join(sys.argv[1:] if argv is None else argv)
-    lines = ["# Learning: agents and self-play against baselines", "",
-             f"Machine: {machine_line()}. Command: `{command.strip()}`; took "
-             f"{(time.perf_counter() - started) / 60:.0f} minutes.", "",
-             "A seat wins when its final return is positive and the highest at the table (team games: every "
-             "member of the winning team). Seats are rotated through the lineup; the default player count of "
-             "each game. 95% intervals are Wilson intervals; ratings are openskill (Plackett-Luce) ordinals.", "",
-             "## Tournaments", ""] + tournament_lines(tournaments)
-    if ppo:
-        lines += ["", "## MaskablePPO self-play", "",
-                  "The learner plays one seat against the opponent pool (random, heuristic, its own snapshots); "
-                  "evaluation puts it in one rotating seat with every other seat random (or heuristic), "
-                  "200 games per point. In the cooperative Voll auf die 18 one shared policy learns and is "
-                  "evaluated in every seat: its column is the team's success rate.", ""] + ppo_lines(ppo)
-    path = write_result("learning", "\n".join(lines) + "\n")
-    print(path.read_text())
+    minutes_total = (time.perf_counter() - started) / 60
+    existing = RESULTS / "learning.json"
+    summary = json.loads(existing.read_text()) if existing.exists() and args.env else {}
+    summary.update(flat(rows))
+    existing.write_text(json.dumps(summary, indent=2) + "\n")
+    write_result("learning", report(rows, command.strip(), minutes_total, args.games))
 
 
 if __name__ == "__main__":

@@ -16,7 +16,9 @@ import importlib
 import pkgutil
 import re
 
-from . import core  # noqa: F401  (first: it points numba's cache at this source tree's folder)
+from .core.cache import configure_numba_cache
+
+configure_numba_cache()  # before any engine is compiled or loaded
 
 _ENV_MODULE = re.compile(r"^[a-z0-9_]+_v\d+$")
 
@@ -37,11 +39,18 @@ def register(module):
 
 
 def _module(env_id):
+    if not isinstance(env_id, str):
+        raise ValueError(f"an env id is a string, got {env_id!r} of type {type(env_id).__name__}; "
+                         f"valid ids are {_valid_ids()}")
     if env_id in _REGISTERED:
         return _REGISTERED[env_id]
     if env_id not in ENV_IDS:
-        raise ValueError(f"unknown env id {env_id!r}; valid ids are {list(ENV_IDS) + list(_REGISTERED)}")
+        raise ValueError(f"unknown env id {env_id!r}; valid ids are {_valid_ids()}")
     return importlib.import_module(f"{__name__}.{env_id}")
+
+
+def _valid_ids():
+    return list(ENV_IDS) + list(_REGISTERED)
 
 
 def game_of(env_id):

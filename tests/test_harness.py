@@ -22,6 +22,7 @@ import pytest
 from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 
 import envs
+from envs.core import check_records
 from envs.core.game import IllegalActionError
 from envs.core.vector import VectorGame
 from envs.testing import toy_games
@@ -327,17 +328,25 @@ def test_registry_lists_ids_and_rejects_unknown_ones():
 @pytest.mark.parametrize("env_id,n", CASES)
 def test_random_games_finish_with_bounded_observations(env_id, n):
     """Whole games under random play: every observation in its space, every seat to act has a
-    legal action, and the game ends (or hits its default max_cycles)."""
+    legal action, the game ends (or hits its default max_cycles), and after every step the record
+    passes ``check_records`` (header, the engine's STATE_BOUNDS and check_state where it has them,
+    every seat's view within bounds with a legal action exactly for the seats to act)."""
+    game = MODULES[env_id].GAME
     for seed in range(3):
         if simultaneous(env_id):
             env = make_parallel(env_id, n)
-            steps, _ = play_parallel(env, seed)
+
+            def check_parallel(env, actions):
+                check_records(game, env.get_state())
+
+            steps, _ = play_parallel(env, seed, on_step=check_parallel)
         else:
             env = make(env_id, n)
             space = env.observation_space(env.possible_agents[0])
 
             def check(env, agent, action):
                 assert space.contains(env.observe(env.agent_selection))
+                check_records(game, env.unwrapped.get_state())
 
             steps, _ = play_aec(env, seed, on_step=check)
         assert steps >= 1
@@ -361,6 +370,8 @@ if simultaneous(env_id):
             break
         obs, rewards, *_ = env.step({{a: random_action(obs[a], rng) for a in env.agents}})
         digest.update(env.get_state().tobytes())
+        if env.agents and rng.random() < 0.1:
+            digest.update(env.state().tobytes())
 else:
     env = MODULES[env_id].env(num_players=n)
     env.reset(seed=5)
@@ -370,6 +381,8 @@ else:
         env.step(random_action(env.observe(env.agent_selection), rng))
         digest.update(env.get_state().tobytes())
         digest.update(env.observe(env.agent_selection)["observation"].tobytes())
+        if rng.random() < 0.1:
+            digest.update(env.state().tobytes())
 print(json.dumps(digest.hexdigest()))
 """
 
@@ -388,6 +401,51 @@ def _trajectory_digest(env_id, n, disable_jit):
 def test_plain_python_runs_the_same_game(env_id):
     n = MODULES[env_id].GAME.default_players
     assert _trajectory_digest(env_id, n, disable_jit=True) == _trajectory_digest(env_id, n, disable_jit=False)
+
+
+_ENTRY_POINTS_SCRIPT = """
+import sys, numpy as np
+sys.path.insert(0, {root!r})
+from tests.test_harness import MODULES
+from envs.core import check_records, kernels
+from envs.core.game import engine_function
+from envs.core.rng import RNG
+from envs.core.vector import VectorGame
+game = MODULES[{env_id!r}].GAME
+vg = VectorGame(game, 2, seed=1)
+vg.reset()
+vg.random_steps(2)
+masks = vg.action_mask.reshape(-1, game.num_actions)
+vg.step(np.array([np.flatnonzero(m)[0] if m.any() else 0 for m in masks]).reshape(vg.action_mask.shape[:-1]))
+vg.set_state(vg.get_state())
+env = MODULES[{env_id!r}].parallel_env() if game.simultaneous else MODULES[{env_id!r}].raw_env()
+env.reset(seed=2)
+assert env.state().shape == env.state_space.shape
+record = env.get_state()
+check_records(game, record)
+if engine_function(game.engine.STATE, "determinize") is not None:
+    kernels.determinize_one(record, 0, np.uint64(3))
+    try:
+        kernels.determinize_one(record, 99, np.uint64(3))
+        raise AssertionError("seat 99 was accepted")
+    except ValueError:
+        pass
+actor = np.zeros(1, RNG)
+actor["rng"] = 7
+playout = kernels.random_playout_joint if game.simultaneous else kernels.random_playout
+playout(record, actor, game.num_actions, 5, np.zeros(env.num_players, np.float32))
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("env_id", list(MODULES))
+def test_plain_python_runs_every_entry_point(env_id):
+    """Debug mode (NUMBA_DISABLE_JIT=1) runs what compiled code runs: the centralised state, a
+    VectorGame, record checks, determinize, playouts (int8 arithmetic overflows show up here)."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    result = subprocess.run([sys.executable, "-c", _ENTRY_POINTS_SCRIPT.format(root=root, env_id=env_id)],
+                            capture_output=True, text=True, env={**os.environ, "NUMBA_DISABLE_JIT": "1"}, timeout=900)
+    assert result.returncode == 0 and result.stdout.strip().endswith("ok"), result.stderr[-3000:]
 
 
 # ---- determinize (for search agents) --------------------------------------------------------

@@ -84,7 +84,7 @@ def self_play(env_id, players, steps, out, seed):
     args = selfplay.parse_args([env_id, "--players", str(players), "--timesteps", str(steps), "--out", str(out),
                                 "--seed", str(seed),
                                 "--eval-every", str(max(steps // 3, 1)), "--snapshot-every", str(max(steps // 3, 1)),
-                                "--eval-games", "100"])
+                                "--eval-games", "100", "--overwrite"])
     _, history = selfplay.train(args)
     return history
 

@@ -13,6 +13,7 @@ and ``.png``.
 import argparse
 import csv
 import math
+import os
 import pathlib
 
 import numpy as np
@@ -140,21 +141,40 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default="runs/evaluation")
     args = parser.parse_args(argv)
+    specs, config = check_arguments(parser, args)
+    results = evaluate(args.env_id, specs, args.games, seed=args.seed, config=config)
+    print(format_table(args.env_id, results))
+    csv_path, png_path = write_outputs(args.env_id, results, args.out)
+    print(f"wrote {csv_path} and {png_path}")
+
+
+def check_arguments(parser, args):
+    """Every argument checked before any game is played (a usage error otherwise); the agent specs
+    and the env config. Creates the ``--out`` directory, so an unusable path fails now."""
     specs = [s.strip() for s in args.agents.split(",") if s.strip()]
     if not specs:
         parser.error("--agents needs at least one agent")
     if args.games < 1:
         parser.error("--games must be at least 1")
-    config = {"num_players": args.players} if args.players else {}
-    for spec in specs:  # fail fast on a bad spec, before any game is played
+    if not 0 <= args.seed < 2**32:
+        parser.error(f"--seed {args.seed}: choose an integer from 0 to 2**32 - 1")
+    game = envs.game_of(args.env_id)
+    if args.players is not None and args.players not in game.player_counts:
+        parser.error(f"--players {args.players}: {args.env_id} is played by {list(game.player_counts)} players")
+    config = {} if args.players is None else {"num_players": args.players}
+    for spec in specs:
         try:
             make_agent(spec, args.env_id, seed=0)
         except ValueError as error:
-            parser.error(str(error))
-    results = evaluate(args.env_id, specs, args.games, seed=args.seed, config=config)
-    print(format_table(args.env_id, results))
-    csv_path, png_path = write_outputs(args.env_id, results, args.out)
-    print(f"wrote {csv_path} and {png_path}")
+            parser.error(f"--agents: {error}")
+    out = pathlib.Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:  # a file in the way, no permission, ...
+        parser.error(f"--out {args.out}: cannot make that directory ({error.strerror or error})")
+    if not os.access(out, os.W_OK):
+        parser.error(f"--out {args.out}: the directory is not writable")
+    return specs, config
 
 
 if __name__ == "__main__":

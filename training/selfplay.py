@@ -1,20 +1,34 @@
-"""Self-play training with sb3-contrib's MaskablePPO.
+"""Self-play training with sb3-contrib's MaskablePPO, on batched games by default.
 
-    python -m training.selfplay volle_socke_v0 --timesteps 200000 --num-envs 2 --out runs/vs
-    python -m training.selfplay volle_socke_v0 --timesteps 400000 --resume runs/vs
+    python -m training.selfplay volle_socke_v0 --timesteps 2000000 --out runs/vs
+    python -m training.selfplay volle_socke_v0 --timesteps 4000000 --resume runs/vs
+    python -m training.selfplay volle_socke_v0 --backend aec --num-envs 2     # the per-process path
 
-Turn-based games: the learner plays one seat (random each episode) of
-:class:`training.wrappers.LearnerSeatEnv`; the other seats come from an opponent pool of random
-agents, the game's heuristic agent, and frozen snapshots of the learner written to ``<out>/pool``
-every ``--snapshot-every`` steps. The cooperative simultaneous game trains one shared policy for
-every seat (:class:`training.wrappers.SharedPolicyEnv`).
+Backends:
 
-Every ``--eval-every`` steps the policy plays ``--eval-games`` games against random agents and
-against heuristic agents (the cooperative game: the policy in every seat, one team success rate);
-the win rates go to ``<out>/learning.csv``, TensorBoard
+- ``vector`` (default): :class:`training.vector_env.LearnerVecEnv`, ``--num-envs`` games (64) in
+  one record array stepped by numba. In each game the learner plays one seat (random each
+  episode); every other seat is drawn per episode from the opponent pool (``--pool-weights``:
+  random players, which move inside numba; the game's heuristic agent; frozen snapshots of the
+  learner, taken every ``--snapshot-every`` steps, each acting in one batched forward). The
+  cooperative Voll auf die 18 trains one shared policy on every seat of every game
+  (:class:`training.vector_env.TeamVecEnv`).
+- ``aec``: the earlier path, one :class:`training.wrappers.LearnerSeatEnv` per process
+  (``--num-envs`` processes), opponents as Python agents; kept for comparison
+  (``python -m benchmarks.training_speed``).
+
+Hyperparameters come from the game's preset (:mod:`training.presets`, listed in the README);
+every flag given overrides its preset value. Shaping rewards of the preset apply to training only
+(``--no-shaping`` drops them): evaluation always plays the real game.
+
+Every ``--eval-every`` steps the policy plays ``--eval-games`` games against random players and
+against heuristic agents (the cooperative game: the policy in every seat, one team success
+rate), sampling from its masked distribution (``--deterministic``: argmax); win rates go beside
+the fair share (and per role where the game has roles) to ``<out>/learning.csv``, TensorBoard
 (``<out>/tb``) and ``<out>/learning_curve.png``. Checkpoints (model + training state with the
 random generators' states) are written atomically to ``<out>/checkpoint.zip`` /
-``checkpoint_state.pt`` at the same cadence; ``--resume <out>`` continues from them.
+``checkpoint_state.pt`` at the same cadence. ``--resume <out>`` continues from them and refuses
+a different game or player count; an existing ``--out`` is refused unless ``--overwrite``.
 """
 
 import argparse
@@ -23,6 +37,8 @@ import json
 import os
 import pathlib
 import random
+import shutil
+import time
 
 import numpy as np
 
@@ -30,10 +46,14 @@ import envs
 from agents import RandomAgent
 from agents.policy import PolicyAgent, load_model
 from training.evaluate import evaluate
+from training.presets import KNOBS, preset_for
 from training.wrappers import make_training_env
 
+BACKENDS = ("vector", "aec")
+RUN_FILES = ("checkpoint.zip", "checkpoint_state.pt", "args.json", "learning.csv", "learning_curve.png")
 
-# ---- the opponent pool -------------------------------------------------------------------
+
+# ---- the opponent pool of the aec backend ----------------------------------------------------
 
 
 class OpponentPool:
@@ -49,13 +69,7 @@ class OpponentPool:
         self.rng = np.random.default_rng(seed)
         self.weights = weights
         self._loaded = {}
-        try:
-            from agents.heuristic import heuristic_for
-
-            heuristic_for(env_id)
-            self.has_heuristic = True
-        except ValueError:
-            self.has_heuristic = False
+        self.has_heuristic = _has_heuristic(env_id)
 
     def __call__(self):
         snapshots = sorted(self.pool_dir.glob("snapshot_*.zip")) if self.pool_dir.exists() else []
@@ -75,23 +89,67 @@ class OpponentPool:
         return PolicyAgent(self._loaded[path], deterministic=False)
 
 
-def _make_env_fn(env_id, pool_dir, seed, config):
+def _make_env_fn(env_id, pool_dir, seed, config, weights):
     def make():
         import torch
         from stable_baselines3.common.monitor import Monitor
 
         torch.set_num_threads(1)  # one core per env process; the learner has the rest
-        pool = OpponentPool(env_id, pool_dir, seed)
+        pool = OpponentPool(env_id, pool_dir, seed, weights)
         return Monitor(make_training_env(env_id, pool, config=config, seed=seed))
 
     return make
 
 
-def make_vec_env(env_id, num_envs, pool_dir, seed, config):
+def make_vec_env(env_id, num_envs, pool_dir, seed, config, weights=(0.3, 0.3, 0.4)):
+    """The aec backend: ``num_envs`` single-game envs (in subprocesses when more than one)."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    fns = [_make_env_fn(env_id, pool_dir, seed + 1000 * i, config) for i in range(num_envs)]
+    fns = [_make_env_fn(env_id, pool_dir, seed + 1000 * i, config, weights) for i in range(num_envs)]
     return SubprocVecEnv(fns) if num_envs > 1 else DummyVecEnv(fns)
+
+
+# ---- the vector backend ---------------------------------------------------------------------
+
+
+def make_batched_env(env_id, num_envs, seed, config, weights):
+    """The vector backend: the batched env and its VecMonitor (episode returns for SB3's logs)."""
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from training.vector_env import LearnerVecEnv, TeamVecEnv
+
+    if envs.game_of(env_id).simultaneous:
+        batch = TeamVecEnv(env_id, num_games=num_envs, seed=seed, config=config)
+    else:
+        batch = LearnerVecEnv(env_id, num_envs=num_envs, seed=seed, config=config,
+                              weights=_available_weights(env_id, weights))
+    return batch, VecMonitor(batch)
+
+
+def _available_weights(env_id, weights):
+    """The pool odds, without the heuristic where the game has none."""
+    return (weights[0], weights[1] if _has_heuristic(env_id) else 0.0, weights[2])
+
+
+def add_snapshot(model, batch, out):
+    """Freeze the current policy into the pool: a file for the record (and for resuming), and
+    for the vector backend an in-memory copy the batch acts with."""
+    path = out / "pool" / f"snapshot_{model.num_timesteps:010d}.zip"
+    model.save(path)
+    if batch is not None and hasattr(batch, "add_snapshot"):
+        from training.vector_env import SnapshotPolicy
+
+        batch.add_snapshot(SnapshotPolicy(model.policy))
+
+
+def load_pool(batch, out):
+    """Give a resumed vector run the snapshots its pool folder holds."""
+    if batch is None or not hasattr(batch, "add_snapshot"):
+        return
+    from training.vector_env import SnapshotPolicy
+
+    for path in sorted((out / "pool").glob("snapshot_*.zip")):
+        batch.add_snapshot(SnapshotPolicy(load_model(path).policy))
 
 
 # ---- checkpoints -------------------------------------------------------------------------
@@ -136,15 +194,24 @@ def load_checkpoint(out, env):
 # ---- evaluation and the learning curve ---------------------------------------------------
 
 
-def evaluate_policy(model, env_id, games, seed, config):
-    """Win rates of a MaskablePPO model (see :func:`policy_win_rates`)."""
-    return policy_win_rates(env_id, lambda s: PolicyAgent(model), games, seed, config)
+def evaluate_model(model, env_id, games, seed, config, deterministic=False):
+    """One learning-curve row: win rates against random and heuristic opponents (the cooperative
+    game: ``win_rate_team``), per role where the game has roles, and the fair share."""
+    from training.policy_eval import model_strength
+
+    row = {}
+    for name, result in model_strength(model, env_id, games, seed, config, deterministic).items():
+        row[f"win_rate_{name}"] = result["win_rate"]
+        for role, split in result.get("by_role", {}).items():
+            row[f"win_rate_{name}_as_{role}"] = split["win_rate"]
+        row["fair_share"] = result["fair_share"]
+    return row
 
 
 def policy_win_rates(env_id, make_policy_agent, games, seed, config):
-    """Win rates of a policy: ``win_rate_vs_random`` and ``win_rate_vs_heuristic`` with the policy in
-    one rotating seat and that opponent in all the others; for the cooperative game, where the
-    policy fills every seat and there are no opponents, one ``win_rate_team``.
+    """Win rates of a policy given as agents (``seed -> Agent``, e.g. an RLlib module), through the
+    tournament runner: ``win_rate_vs_random`` and ``win_rate_vs_heuristic`` with the policy in one
+    rotating seat and that opponent in all the others; the cooperative game: ``win_rate_team``.
     """
     policy = {"policy": make_policy_agent}
     if envs.game_of(env_id).simultaneous:
@@ -185,23 +252,26 @@ def _has_heuristic(env_id):
 def write_learning_curve(out, history, env_id):
     if not history:
         return
-    keys = [k for k in history[0] if k.startswith("win_rate")]
+    keys = [k for k in history[0] if k != "timesteps"]
     with open(out / "learning.csv", "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=["timesteps", *keys])
+        writer = csv.DictWriter(handle, fieldnames=["timesteps", *keys], extrasaction="ignore")
         writer.writeheader()
         writer.writerows(history)
     from matplotlib.figure import Figure  # no pyplot: leaves the caller's backend (notebooks) alone
 
-    fig = Figure(figsize=(6, 3.5))
+    fig = Figure(figsize=(6.5, 3.8))
     ax = fig.add_subplot()
     steps = [row["timesteps"] for row in history]
     for key in keys:
-        ax.plot(steps, [row[key] for row in history], marker="o", label=key.replace("_", " "))
+        if key.startswith("win_rate"):
+            ax.plot(steps, [row.get(key, np.nan) for row in history], marker="o", label=key.replace("_", " "))
+    if "fair_share" in keys:
+        ax.axhline(history[-1]["fair_share"], color="grey", linestyle="--", label="fair share")
     ax.set_xlabel("training steps")
     ax.set_ylabel("win rate")
     ax.set_ylim(0, 1)
     ax.set_title(f"MaskablePPO self-play: {env_id}")
-    ax.legend()
+    ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(out / "learning_curve.png", dpi=100)
 
@@ -209,7 +279,7 @@ def write_learning_curve(out, history, env_id):
 # ---- the training loop ------------------------------------------------------------------
 
 
-def make_callback(args, out, history):
+def make_callback(args, out, history, batch):
     from stable_baselines3.common.callbacks import BaseCallback
 
     class SelfPlayCallback(BaseCallback):
@@ -218,28 +288,37 @@ def make_callback(args, out, history):
         def _on_training_start(self):
             from tqdm import tqdm
 
-            self.bar = tqdm(total=args.timesteps, initial=self.model.num_timesteps, desc="self-play", unit="step",
-                            mininterval=2.0)
+            self.bar = tqdm(total=args.timesteps, initial=self.model.num_timesteps, desc=f"self-play {args.env_id}",
+                            unit="step", unit_scale=True, mininterval=2.0)
             self.next_snapshot = self.model.num_timesteps + args.snapshot_every
             self.next_eval = self.model.num_timesteps + args.eval_every
+            self.deadline = None if args.max_minutes is None else time.perf_counter() + 60 * args.max_minutes
 
         def _on_step(self):
             self.bar.update(self.training_env.num_envs)
+            return self.deadline is None or time.perf_counter() < self.deadline  # False ends training
+
+        def _on_rollout_start(self):
+            # Between PPO updates: the weights are those of num_timesteps, so a checkpoint written
+            # now resumes exactly (during a rollout, its update would still be missing).
             steps = self.model.num_timesteps
             if steps >= self.next_snapshot:
-                self.next_snapshot += args.snapshot_every
-                self.model.save(out / "pool" / f"snapshot_{steps:010d}.zip")
+                self.next_snapshot += args.snapshot_every * (1 + (steps - self.next_snapshot) // args.snapshot_every)
+                add_snapshot(self.model, batch, out)
             if steps >= self.next_eval:
-                self.next_eval += args.eval_every
+                self.next_eval += args.eval_every * (1 + (steps - self.next_eval) // args.eval_every)
                 self.evaluate_and_checkpoint()
-            return True
 
         def evaluate_and_checkpoint(self):
-            rates = evaluate_policy(self.model, args.env_id, args.eval_games, args.seed + len(history), args.config)
-            history.append({"timesteps": int(self.model.num_timesteps), **rates})
-            for key, value in rates.items():
+            self.bar.set_description(f"self-play {args.env_id} (evaluating {args.eval_games} games)")
+            row = evaluate_model(self.model, args.env_id, args.eval_games, args.seed + len(history), args.eval_config,
+                                 args.deterministic)
+            history.append({"timesteps": int(self.model.num_timesteps), **row})
+            for key, value in row.items():
                 self.logger.record(f"eval/{key}", value)
-            self.bar.set_postfix({k.replace("win_rate_", ""): f"{v:.2f}" for k, v in rates.items()})
+            self.bar.set_description(f"self-play {args.env_id}")
+            self.bar.set_postfix({k.replace("win_rate_", ""): f"{v:.2f}" for k, v in row.items()
+                                  if k.startswith("win_rate") and "_as_" not in k})
             write_learning_curve(out, history, args.env_id)
             save_checkpoint(self.model, out, history)
 
@@ -249,24 +328,35 @@ def make_callback(args, out, history):
     return SelfPlayCallback()
 
 
-def train(args):
+def _new_model(args, env, out):
     from sb3_contrib import MaskablePPO
 
-    out = pathlib.Path(args.resume or args.out)
-    (out / "pool").mkdir(parents=True, exist_ok=True)
-    env = make_vec_env(args.env_id, args.num_envs, out / "pool", args.seed, args.config)
+    random.seed(args.seed)
+    np.random.seed(args.seed)
+    return MaskablePPO("MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
+                       learning_rate=args.learning_rate, gamma=args.gamma, gae_lambda=args.gae_lambda,
+                       ent_coef=args.ent_coef, policy_kwargs={"net_arch": list(args.net_arch)}, seed=args.seed,
+                       tensorboard_log=str(out / "tb"), device="cpu", verbose=0)
+
+
+def train(args):
+    """Train as ``args`` (from :func:`parse_args`) say; returns the model and its learning curve."""
+    import torch
+
+    torch.set_num_threads(args.torch_threads)
+    out = prepare_out(args)
+    if args.backend == "vector":
+        batch, env = make_batched_env(args.env_id, args.num_envs, args.seed, args.config, args.pool_weights)
+    else:
+        batch, env = None, make_vec_env(args.env_id, args.num_envs, out / "pool", args.seed, args.config,
+                                        _available_weights(args.env_id, args.pool_weights))
     if args.resume:
         model, history = load_checkpoint(out, env)
+        load_pool(batch, out)
     else:
-        random.seed(args.seed)
-        np.random.seed(args.seed)
-        history = []
-        model = MaskablePPO("MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch_size,
-                            learning_rate=args.learning_rate, gamma=args.gamma, ent_coef=args.ent_coef,
-                            seed=args.seed, tensorboard_log=str(out / "tb"), device="cpu", verbose=0)
-    (out / "args.json").write_text(json.dumps({k: v for k, v in vars(args).items() if k != "config"} |
-                                              {"config": args.config}, indent=2))
-    callback = make_callback(args, out, history)
+        model, history = _new_model(args, env, out), []
+    write_args(args, out)
+    callback = make_callback(args, out, history, batch)
     remaining = args.timesteps - model.num_timesteps
     if remaining > 0:
         model.learn(total_timesteps=remaining, callback=callback, reset_num_timesteps=False,
@@ -277,40 +367,170 @@ def train(args):
     return model, history
 
 
-def parse_args(argv=None):
+def prepare_out(args):
+    """The run's folder, emptied of an earlier run's files when ``--overwrite`` was given."""
+    out = pathlib.Path(args.out)
+    if args.overwrite and not args.resume:
+        for name in RUN_FILES:
+            (out / name).unlink(missing_ok=True)
+        for folder in ("pool", "tb"):
+            shutil.rmtree(out / folder, ignore_errors=True)
+    (out / "pool").mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def write_args(args, out):
+    """The run's arguments with its real folder, for ``--resume`` and for the record."""
+    saved = {k: v for k, v in vars(args).items()} | {"out": str(out.resolve())}
+    (out / "args.json").write_text(json.dumps(saved, indent=2))
+
+
+# ---- the command line ----------------------------------------------------------------------
+
+
+def build_parser():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("env_id", choices=list(envs.ENV_IDS))
-    parser.add_argument("--timesteps", type=int, default=100_000, help="total training steps (including resumed)")
-    parser.add_argument("--num-envs", type=int, default=1, help="env processes (SubprocVecEnv when > 1)")
+    parser.add_argument("env_id", help=f"one of {', '.join(envs.ENV_IDS)}")
+    parser.add_argument("--backend", choices=BACKENDS, default=None,
+                        help="vector: batched games in numba (default); aec: one Python env per process")
+    parser.add_argument("--timesteps", type=int, default=1_000_000, help="total learner steps (including resumed)")
+    parser.add_argument("--max-minutes", type=float, default=None,
+                        help="stop after this much training time (evaluation included), whatever --timesteps says")
+    parser.add_argument("--num-envs", type=int, default=None,
+                        help="vector: games in the batch (default 64); aec: env processes (default 1)")
+    parser.add_argument("--players", type=int, default=None, help="seats (default: the game's default)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default=None, help="output folder (default runs/<env_id>)")
-    parser.add_argument("--resume", default=None, help="continue the run in this folder from its checkpoint")
-    parser.add_argument("--players", type=int, default=None)
-    parser.add_argument("--snapshot-every", type=int, default=20_000)
-    parser.add_argument("--eval-every", type=int, default=20_000)
-    parser.add_argument("--eval-games", type=int, default=100)
-    parser.add_argument("--n-steps", type=int, default=1024)
-    parser.add_argument("--batch-size", type=int, default=256)
-    parser.add_argument("--learning-rate", type=float, default=3e-4)
-    parser.add_argument("--gamma", type=float, default=0.995)
-    parser.add_argument("--ent-coef", type=float, default=0.01)
+    parser.add_argument("--resume", default=None, metavar="DIR", help="continue the run in DIR from its checkpoint")
+    parser.add_argument("--overwrite", action="store_true", help="replace the run already in --out")
+    parser.add_argument("--snapshot-every", type=int, default=100_000, help="steps between frozen pool snapshots")
+    parser.add_argument("--eval-every", type=int, default=200_000, help="steps between evaluations")
+    parser.add_argument("--eval-games", type=int, default=200, help="games per opponent kind in each evaluation")
+    parser.add_argument("--deterministic", action="store_true", help="evaluate with argmax instead of sampling")
+    parser.add_argument("--pool-weights", default=None, metavar="R,H,S",
+                        help="odds of a random, heuristic and snapshot opponent per seat (default: the preset's)")
+    parser.add_argument("--no-shaping", action="store_true", help="train on the game's own reward only")
+    parser.add_argument("--torch-threads", type=int, default=1, help="threads for torch (default 1)")
+    knobs = parser.add_argument_group("hyperparameters (default: the game's preset in training/presets.py)")
+    knobs.add_argument("--net-arch", default=None, metavar="W,W", help="hidden layer widths, e.g. 256,256")
+    for knob, kind in (("n_steps", int), ("batch_size", int), ("n_epochs", int), ("learning_rate", float),
+                       ("gamma", float), ("gae_lambda", float), ("ent_coef", float)):
+        knobs.add_argument(f"--{knob.replace('_', '-')}", type=kind, default=None)
+    return parser
+
+
+def parse_args(argv=None):
+    """The run's settings, checked before any work starts (bad values are usage errors)."""
+    parser = build_parser()
     args = parser.parse_args(argv)
-    for name in ("timesteps", "num_envs", "snapshot_every", "eval_every", "eval_games", "n_steps", "batch_size"):
-        if getattr(args, name) < 1:
-            parser.error(f"--{name.replace('_', '-')} must be at least 1")
-    if args.resume and not (pathlib.Path(args.resume) / "checkpoint.zip").is_file():
-        parser.error(f"--resume {args.resume}: no checkpoint.zip there")
-    args.out = args.out or f"runs/{args.env_id}"
-    args.config = {"num_players": args.players} if args.players else {}
+    _check_numbers(parser, args)
+    try:
+        game = envs.game_of(args.env_id)
+    except ValueError as error:
+        parser.error(str(error))
+    if args.players is not None and args.players not in game.player_counts:
+        parser.error(f"--players {args.players}: {args.env_id} seats {list(game.player_counts)}")
+    if args.resume:
+        _check_resume(parser, args)
+    else:
+        args.out = args.out or f"runs/{args.env_id}"
+        _check_fresh_out(parser, args)
+    args.backend = args.backend or "vector"
+    if args.num_envs is None:
+        args.num_envs = 64 if args.backend == "vector" else 1
+    if args.pool_weights is not None:
+        args.pool_weights = _weights(parser, args.pool_weights)
+    _apply_preset(parser, args)
+    players = {"num_players": args.players} if args.players else {}
+    args.eval_config = players
+    args.config = players | ({} if args.no_shaping else args.env_config)
+    try:
+        game.validate(dict(args.config))
+    except ValueError as error:
+        parser.error(str(error))
     return args
+
+
+def _check_numbers(parser, args):
+    for name in ("timesteps", "snapshot_every", "eval_every", "eval_games", "torch_threads", "num_envs",
+                 "n_steps", "batch_size", "n_epochs"):
+        value = getattr(args, name)
+        if value is not None and value < 1:
+            parser.error(f"--{name.replace('_', '-')} must be at least 1")
+    if args.max_minutes is not None and not args.max_minutes > 0:
+        parser.error("--max-minutes must be positive")
+    for name in ("learning_rate", "gamma", "gae_lambda", "ent_coef"):
+        value = getattr(args, name)
+        if value is not None and not (0 <= value <= 1 if name != "learning_rate" else 0 < value < 1):
+            parser.error(f"--{name.replace('_', '-')} {value} is out of range")
+
+
+def _weights(parser, text):
+    try:
+        weights = tuple(float(w) for w in text.split(","))
+    except ValueError:
+        weights = ()
+    if len(weights) != 3 or min(weights) < 0 or weights[0] + weights[1] <= 0:
+        parser.error(f"--pool-weights {text!r}: three odds R,H,S >= 0 with R + H > 0")
+    return weights
+
+
+def _apply_preset(parser, args):
+    preset = preset_for(args.env_id)
+    if args.net_arch is not None:
+        try:
+            args.net_arch = [int(w) for w in str(args.net_arch).split(",")]
+        except ValueError:
+            parser.error(f"--net-arch {args.net_arch!r}: comma-separated layer widths, e.g. 256,256")
+        if not args.net_arch or min(args.net_arch) < 1:
+            parser.error("--net-arch: every width must be at least 1")
+    for knob in KNOBS:
+        if getattr(args, knob) is None:
+            setattr(args, knob, preset[knob])
+    args.pool_weights = tuple(args.pool_weights)
+    args.env_config = dict(preset["env_config"])
+
+
+def _check_fresh_out(parser, args):
+    out = pathlib.Path(args.out)
+    if out.exists() and not out.is_dir():
+        parser.error(f"--out {out}: a file is in the way")
+    taken = out.is_dir() and any((out / name).exists() for name in (*RUN_FILES, "pool"))
+    if taken and not args.overwrite:
+        parser.error(f"--out {out} already holds a run: --resume {out} to continue it, or --overwrite to replace it")
+
+
+def _check_resume(parser, args):
+    run = pathlib.Path(args.resume)
+    if not (run / "checkpoint.zip").is_file():
+        parser.error(f"--resume {run}: no checkpoint.zip there")
+    if args.out is not None and pathlib.Path(args.out).resolve() != run.resolve():
+        parser.error(f"--resume {run} continues in its own folder; drop --out {args.out}")
+    try:
+        saved = json.loads((run / "args.json").read_text())
+    except (OSError, ValueError) as error:
+        parser.error(f"--resume {run}: args.json unreadable ({error})")
+    if saved.get("env_id") != args.env_id:
+        parser.error(f"--resume {run} is a {saved.get('env_id')} run, not {args.env_id}")
+    if args.players is not None and args.players != saved.get("players"):
+        parser.error(f"--resume {run} was trained with --players {saved.get('players')}, not {args.players}")
+    for name in ("backend", "num_envs"):  # SB3 continues a model only on the same number of envs
+        if getattr(args, name) is not None and getattr(args, name) != saved.get(name):
+            parser.error(f"--resume {run} was trained with --{name.replace('_', '-')} {saved.get(name)}")
+    for name in ("players", "backend", "num_envs", "pool_weights", "no_shaping", *KNOBS):
+        setattr(args, name, saved.get(name))  # the model keeps its own hyperparameters
+    args.pool_weights = ",".join(str(w) for w in args.pool_weights)  # parsed again like the command line's
+    args.net_arch = ",".join(str(w) for w in args.net_arch)
+    args.out = str(run)
 
 
 def main(argv=None):
     args = parse_args(argv)
     _, history = train(args)
     last = history[-1]
-    print("final:", ", ".join(f"{k} {v:.2f}" for k, v in last.items() if k != "timesteps"),
-          f"after {last['timesteps']} steps; see {pathlib.Path(args.resume or args.out) / 'learning_curve.png'}")
+    rates = ", ".join(f"{k.replace('win_rate_', '')} {v:.2f}" for k, v in last.items() if k.startswith("win_rate"))
+    print(f"final after {last['timesteps']} steps: {rates} (fair share {last['fair_share']:.2f}); "
+          f"see {pathlib.Path(args.out) / 'learning_curve.png'}")
 
 
 if __name__ == "__main__":

@@ -1,14 +1,15 @@
 """A rule-based Secret Hitler player for ``secret_hitler_v0``.
 
-It reads only its seat's observation (through the game's ``Layout`` views) and keeps a little
-memory of what it learned in its own sessions. The strategy, by role:
+It reads only its seat's observation (through the game's ``Layout`` views), which holds the whole
+game: it keeps no memory of its own. The strategy, by role:
 
-**Liberal.** Keeps a suspicion score for every player from the public history (the last 10
-elections): a fascist policy enacted by a government blames its president and chancellor (less
-when both claimed a forced hand: 3 fascists drawn, 2 received), a liberal policy clears them a
-little, claims that contradict each other blame both, a chancellor claiming a hand that cannot
-have produced the enacted policy is blamed heavily, and players voting ja on fascist governments
-a little. Its own investigations, and lies it caught in its own sessions, are certain. It
+**Liberal.** Keeps a suspicion score for every player from every election of the game: a fascist
+policy enacted by a government blames its president and chancellor (less when both claimed a
+forced hand: 3 fascists drawn, 2 received), a liberal policy clears them a little, players voting
+ja on fascist governments a little; from the track records, claims that contradict each other
+blame both, a claim the enacted policy refutes is blamed heavily, and so is being claimed fascist
+by an investigator. Its own investigations, the lies it caught (with its own cards, its peek or
+its own party) and a chancellor who threw away the liberal it passed are near certain. It
 nominates and specially elects the least suspicious eligible player, votes ja when the government
 looks clean (more readily when the tracker is at 2, much more strictly for an unproven chancellor
 once 3 fascist policies are out: Hitler may win), always discards fascist policies, vetoes only
@@ -37,11 +38,13 @@ P = E.MAX_PLAYERS
 
 class HeuristicAgent(base.Agent):
     name = "heuristic"
+    #: Suspicion per unit of each track record (per fascist policy enacted, a government gets 1).
+    EVIDENCE = {"false_claim": 2.0, "conflict": 1.0, "claimed_fascist": 1.5, "claimed_liberal": 1.0,
+                "lie_seen": 6.0, "liberal_discard": 5.0, "investigated": 10.0}
 
     def reset(self, seat, env_id, config):
         super().reset(seat, env_id, config)
         self.n = config["num_players"]
-        self.caught = np.zeros(P)  # suspicion from lies seen in its own sessions
 
     # ---- reading the observation -------------------------------------------------------------
 
@@ -80,7 +83,7 @@ class HeuristicAgent(base.Agent):
         return None if k < 0 or k == no_claim else k
 
     def _suspicion(self):
-        """Public suspicion of each seat from the history window, plus private certainties."""
+        """Suspicion of each seat from the whole game's public record, plus private certainties."""
         v = self.v
         s = np.zeros(P)
         for i in self._rows():
@@ -94,27 +97,16 @@ class HeuristicAgent(base.Agent):
                 s[president] += 0.4 if forced else 1.0
                 s[nominee] += 0.4 if forced or chanc_claim == 2 else 1.0
                 s += 0.2 * v["hist_ja"][i]
-                if chanc_claim == 0:
-                    s[nominee] += 2.0  # two liberals received cannot give a fascist policy
             elif by_government and policy == E.LIBERAL:
                 s[president] -= 0.5
                 s[nominee] -= 0.5
-                if chanc_claim == 2:
-                    s[nominee] += 2.0
-            if pres_claim is not None and chanc_claim is not None and chanc_claim not in (pres_claim - 1, pres_claim):
-                s[president] += 1.0  # one of them lies about the cards passed
-                s[nominee] += 1.0
-            if v["hist_power"][i, E.INVESTIGATE]:
-                target = int(v["hist_target"][i].argmax())
-                claim = self._claim(v["hist_investigation_claim"][i], 2)
-                if claim == E.FASCIST:
-                    s[target] += 1.5
-                    if target == self.me and self.role == E.LIBERAL:
-                        s[president] += 10.0  # it lied about me
-                elif claim == E.LIBERAL:
-                    s[target] -= 1.0
-        s[: self.n] += self.caught[: self.n]
-        s += 10.0 * (v["investigation"][:, E.FASCIST] - v["investigation"][:, E.LIBERAL])
+        w = self.EVIDENCE
+        s += w["false_claim"] * v["false_claims"]  # e.g. "two liberals received" and a fascist enacted
+        s += w["conflict"] * v["claim_conflicts"]  # one of the government lies about the cards passed
+        s += w["claimed_fascist"] * v["claimed_party"][:, E.FASCIST] - w["claimed_liberal"] * v["claimed_party"][:, E.LIBERAL]
+        s += w["lie_seen"] * v["lies_seen"]  # lies it caught with its own cards, its peek or its own party
+        s += w["liberal_discard"] * v["liberal_discards_seen"]  # a chancellor who threw away a liberal it passed
+        s += w["investigated"] * (v["investigation"][:, E.FASCIST] - v["investigation"][:, E.LIBERAL])
         if self.role == E.LIBERAL or self.role == E.HITLER:
             s[self.me] = -100.0  # it trusts itself
         if self.role == E.HITLER:
@@ -142,7 +134,7 @@ class HeuristicAgent(base.Agent):
         if phase == E.INVESTIGATION_CLAIM:
             return E.CLAIM_PARTY + self._investigation_claim()
         if phase == E.PEEK_CLAIM:
-            return E.CLAIM_FASCISTS + int(self.v["peek"][:, E.FASCIST].sum())
+            return E.CLAIM_FASCISTS + int(self.v["peek_seen"][:, E.FASCIST].sum())
         if phase == E.INVESTIGATION:
             return E.TARGET + self._pick(range(E.TARGET, E.TARGET + P), self._investigate_score)
         if phase == E.SPECIAL_ELECTION:
@@ -207,32 +199,12 @@ class HeuristicAgent(base.Agent):
         v = self.v
         president = phase == E.PRESIDENT_CLAIM
         truth = int(v["drawn"][E.FASCIST] if president else v["passed"][E.FASCIST])
-        if president:
-            self._check_chancellor()
-        else:
-            self._check_president()
         if self.role != E.FASCIST:
             return truth
         enacted_fascist = v["hist_policy"][0, E.FASCIST] > 0 and not v["hist_chaos"][0]
         if enacted_fascist:
             return 3 if president else 2  # "it was forced"
         return truth
-
-    def _check_chancellor(self):
-        """As president: a fascist enacted from a hand with a liberal exposes the chancellor."""
-        v = self.v
-        chancellor = int(v["hist_nominee"][0].argmax())
-        if v["hist_policy"][0, E.FASCIST] and not v["hist_chaos"][0] and v["passed"][E.LIBERAL] > 0:
-            self.caught[chancellor] += 5.0
-
-    def _check_president(self):
-        """As chancellor: two fascists received while the president claims fewer drawn is a lie."""
-        v = self.v
-        president = int(v["hist_president"][0].argmax())
-        claim = self._claim(v["hist_president_claim"][0], 4)
-        received = int(v["passed"][E.FASCIST])
-        if claim is not None and claim not in (received, received + 1):
-            self.caught[president] += 5.0
 
     def _investigation_claim(self):
         v = self.v

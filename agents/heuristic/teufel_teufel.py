@@ -19,6 +19,16 @@ targets' worth, discounted by the number of moves from it to them. Move counts c
 breadth-first search over the observation: a move goes on through squares it may cross and ends
 on the first it must stop on, so each such stop on the way costs another move.
 
+**Pushing its luck.** A face-down card that turns out to be a letter it holds lets the move go
+on, so such a card is worth a little more (the chance of that, times ``HALL_PASS``). When it
+does, the heuristic weighs going on against stopping: the best next square, scored as above
+(for a face-down card the chance it is a missing letter against the chance it is a devil,
+both from the observation's beliefs, which leave out every card seen face up), against what
+the card it stands on is worth as a place to end the move (a hand-over there, and how close it
+lies to the best targets for the next turn). So it pushes on while the unseen cards near it are
+more likely its letters than devils, and stops once a devil would cost more (with a devil in
+the disc a second one costs two letters).
+
 **Swapping.** A letter of yours you know the place of (face up, or peeked) but cannot reach in
 one or two moves is swapped onto a face-down card you can reach now; next turn you take it.
 
@@ -44,6 +54,7 @@ FUTURE = 0.6        # weight of what a destination leads to, against what it giv
 PER_MOVE = 0.6      # discount per further move to a target
 TARGETS = 3         # best targets whose move distances are searched
 SWAP_BEYOND = 2     # swap a known letter closer when it is more than this many moves away
+HALL_PASS = 0.1     # worth of the chance a face-down card lets the move go on
 NEIGHBOURS = [[int(x) for x in row if x >= 0] for row in D.NEIGHBOURS]
 
 
@@ -60,6 +71,7 @@ class HeuristicAgent(base.Agent):
             D.PLACE: self.place, D.TURN: self.turn, D.SWAP_FIRST: self.swap_card,
             D.SWAP_SECOND: self.swap_card, D.TOWER_PEEK: self.peek, D.TOWER_DROP: lambda v, m: D.DROP_DEVIL,
             D.HANDOVER: lambda v, m: D.HAND_OVER, D.STEAL: self.steal, D.LOSE_LETTER: self.lose_letter,
+            D.GO_ON: self.go_on,
         }.get(view.phase)
         action = handler(view, action_mask) if handler is not None else None
         if action is None or not action_mask[action]:
@@ -81,14 +93,27 @@ class HeuristicAgent(base.Agent):
             return D.BEGIN_SWAP
         if destinations.size == 0:
             return None
-        targets = np.argsort(-worth)[:TARGETS]
+        score = worth + FUTURE * self._reach(view, worth)
+        return destinations[np.argmax(score[destinations] + self.rng.random(destinations.size) * 1e-3)]
+
+    def go_on(self, view, mask):
+        """After a hall pass: the best next square if it beats ending the move here."""
+        destinations = np.flatnonzero(mask[: D.NUM_SQUARES])
+        if destinations.size == 0:
+            return D.STOP_HERE
+        worth = view.worth()
+        reach = self._reach(view, worth)
+        score = worth + FUTURE * reach
+        best = destinations[np.argmax(score[destinations] + self.rng.random(destinations.size) * 1e-3)]
+        return int(best) if score[best] > view.stop_worth() + FUTURE * reach[view.me] else D.STOP_HERE
+
+    def _reach(self, view, worth):
+        """The discounted worth of the best targets from each square."""
         reach = np.zeros(D.NUM_SQUARES)
-        for target in targets:
+        for target in np.argsort(-worth)[:TARGETS]:
             if worth[target] > 0:
-                moves = view.moves_from(target)
-                reach = np.maximum(reach, worth[target] * PER_MOVE ** moves)
-        score = worth[destinations] + FUTURE * reach[destinations] + self.rng.random(destinations.size) * 1e-3
-        return destinations[np.argmax(score)]
+                reach = np.maximum(reach, worth[target] * PER_MOVE ** view.moves_from(target))
+        return reach
 
     def _plan_swap(self, view, mask, destinations, worth):
         """Bring a known letter of ours within reach: swap it onto a face-down card we reach now."""
@@ -170,6 +195,11 @@ class Board:
         """Squares certainly holding a letter of ours we lack (face up or peeked)."""
         return (self.p_own() > 0.999) & (self.certain > 0)
 
+    def p_hall_pass(self):
+        """Chance each square's card is a letter we hold (any colour): a flip there lets us go on."""
+        held = np.tile(self.my_letters > 0, D.NUM_PEOPLE // D.NUM_LETTERS).astype(np.float32)
+        return self.cards[:, : D.NUM_PEOPLE] @ held
+
     def worth(self):
         """What ending a move on each square is worth to us (see the module docstring)."""
         held = int(self.my_letters.sum())
@@ -178,15 +208,27 @@ class Board:
         devil_cost = 0.5 * min(2, held) + 0.1 if self.with_devil else 0.2
         tower = (2.0 if full else 0.8) if self.with_devil else 0.05
         worth = self.p_own() - devil_cost * p_devil + tower * p_tower
-        if self.with_devil:
-            for square in np.flatnonzero(self.discs == 1):
-                other = self.owner[square]
-                gift = (2.0 if full else 0.3) + 0.1 * self.letters[other].sum() + 0.5 * self.devils[other]
-                worth[square] += gift * (1.0 - p_devil[square] - p_tower[square])
+        worth[self.face_down] += HALL_PASS * self.p_hall_pass()[self.face_down]
+        worth += self.gifts(p_devil + p_tower)
         worth[self.no_card] = 0.0
         if self.me >= 0:
             worth[self.me] = 0.0
         return worth
+
+    def gifts(self, p_no_hand_over):
+        """With a devil: the worth of handing it to the fellow on each square (one fellow there)."""
+        gift = np.zeros(D.NUM_SQUARES)
+        if self.with_devil:
+            full = self.my_letters.sum() == D.NUM_LETTERS
+            for square in np.flatnonzero(self.discs == 1):
+                other = self.owner[square]
+                gift[square] = ((2.0 if full else 0.3) + 0.1 * self.letters[other].sum() + 0.5 * self.devils[other]) * (
+                    1.0 - p_no_hand_over[square])
+        return gift
+
+    def stop_worth(self):
+        """Ending the move where the disc stands (a face-up letter we hold): a hand-over, if any."""
+        return self.gifts(np.zeros(D.NUM_SQUARES))[self.me]
 
     def passable(self):
         """Squares a move may go on from (the engine's may_continue, read off the observation)."""

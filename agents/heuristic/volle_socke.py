@@ -1,26 +1,37 @@
 """A rule-based Werner: Volle Socke player for ``volle_socke_v0``.
 
-It reads only its seat's observation (through the game's ``Layout`` views) and values a hand by
-the best bike it can build: the best front wheel (normal, else a spare part, else a pumped-up flat
+It reads only its seat's observation (through the game's ``Layout`` views) and values cards by
+the best bike they make: the best front wheel (normal, else a spare part, else a pumped-up flat
 or a wooden one), the highest rear gear (a spare part is a 4th gear), every engine, x2 per Turbo,
-trying each way of using its spare parts; joy and misery cards add a share of that value.
+trying each way of using its spare parts.
 
-**Building.** Takes the face-up card when it raises the hand's worth; discards the card whose loss
-costs least; knocks once its bike is strong (``KNOCK_AT`` HP) or the draw pile runs low.
+The game's tension: a card on the bike scores but is exposed to misery cards (TÜV and Bull take
+any card, Motor her an engine, Rad her a wheel, a Nail flattens the front tyre, and a bike without
+a wheel or an engine scores nothing); a card in hand is safe but scores only once it is on the
+bike, one card a turn, and the round ends when everybody passes. So the player lays out a bike
+that stands and keeps reserves to repair it and to add at the end.
 
-**Laying out.** The strongest combination: the best wheels first, then every engine and Turbo
-(without ``contest_adds`` nothing can be added later), an Air Pump on a flat tyre.
+**Building.** Takes the face-up card when it raises the hand's worth (best bike, a share of it
+for each joy and misery card, a little for spare wheels); discards the card whose loss costs
+least; knocks once its bike is strong (``KNOCK_AT`` HP) or the draw pile runs low.
 
-**Contest.** Plays what raises its own bike most (a better wheel, a stronger engine in place of the
-weakest one, a pump for a flat tyre, a spare part into a better role); otherwise a misery card where
-it hurts most, aimed at the leader (the opponent with the highest total plus current bike; damage
-to others counts less), taking the card whose loss costs the target most (Motor her and Rad her
-also count what it gains); otherwise it passes. It never weakens its own bike.
+**Laying out.** A bike that stands, no more: the best front and rear wheel and the weakest
+engine; the other engines, the Turbos and spare parts stay in hand. (With ``own_bike="remove"``
+nothing can be added later, so it lays out everything.)
 
-**Reactions.** Answers a misery card that would cost it HP with the most specific joy card (Air
-Pump against Nail, Fuck for TÜV against TÜV), and spends Da lach ich doch über when the loss is at
-least a fifth of its bike (or any loss of a bike worth little). A received spare part takes the
-role worth most; a replaced engine is the weakest one.
+**Contest.** In order: move a spare part where it raises the bike now (moving is free); repair a
+broken or flat bike from the hand; play a misery card where it hurts most, aimed at the leader
+(the opponent with the highest total plus current bike; damage to others counts less), taking the
+card whose loss costs the target most (for Motor her / Rad her the victim picks: it counts the
+card the victim would give, and what that card adds to its own bike); when its pass would end the
+round (everybody else has passed), put out the reserve that adds most; otherwise pass. Reserves
+thus come out at the end, one per round of passes, once the others have stopped playing.
+
+**As a target.** Weighs a loss by the bike it can still build from its bike and hand together
+(a reserve in hand makes a lost card cheap); answers a Nail with the Air Pump and a TÜV with Fuck
+for TÜV whenever it would lose something, and spends Da lach ich doch über when that loss is at
+least a fifth of what it can build (or it can build little). It hands over the engine or wheel
+whose loss costs least; a received spare part takes the role worth most.
 """
 
 import numpy as np
@@ -35,6 +46,10 @@ from envs.volle_socke.data import (
 from .. import base
 
 KNOCK_AT = 400            # HP of the best bike in hand that is worth knocking for
+#: What a hand that makes a bike at all adds to its worth (a knock may come any time: no bike, no score).
+STANDS = 100
+#: What a hand that still makes a bike after losing a wheel adds to its worth (as a share of that bike).
+RESERVE_SHARE = 0.6
 #: What a joy or misery card in hand adds to a hand's worth, as a share of its bike (at least 100 HP).
 TACTICAL_SHARE = {LACH: 0.3, FUCK_TUV: 0.1, PUMP: 0.05, MOTOR_HER: 0.25, RAD_HER: 0.2, TUV: 0.15, BULL: 0.2,
                   NAIL: 0.1}
@@ -99,27 +114,40 @@ def best_bike_from(cards, flat_half):
 
 
 def hand_worth(cards, flat_half):
-    value, _ = best_bike_from(cards, flat_half)
+    value, roles = best_bike_from(cards, flat_half)
     base_value = max(value, 100)
-    worth = float(value)
+    worth = float(value) + (STANDS if value else 0) + RESERVE_SHARE * (_without_wheel(cards, roles, ROLE_FRONT, flat_half)
+                                            + _without_wheel(cards, roles, ROLE_REAR, flat_half)) / 2
     for kind, share in TACTICAL_SHARE.items():
         for copy in range(int(cards[kind])):
             worth += share * base_value / (1 + copy)
     if cards[TURBO] and value == 0:
         worth += 20
-    # A spare wheel or engine in hand is a replacement after a misery card.
-    worth += 3 * (sum(cards[k] for k in (FRONT, WOODEN_FRONT)) + sum(cards[k] for k in REARS))
     return worth
+
+
+def _without_wheel(cards, roles, role, flat_half):
+    """The best bike once the wheel the best bike uses in ``role`` is lost: what reserves are worth."""
+    used = next((k for k, r in roles.items() if r == role), None)
+    if used is None:
+        kinds = (FRONT, WOODEN_FRONT, FLAT_FRONT) if role == ROLE_FRONT else tuple(reversed(REARS))
+        used = next((k for k in kinds if cards[k]), None)
+    if used is None:
+        return 0
+    rest = cards.copy()
+    rest[used] -= 1
+    return best_bike_from(rest, flat_half)[0]
 
 
 class HeuristicAgent(base.Agent):
     name = "heuristic"
+    keeps_reserves = True  # lay out one engine and keep the others (False: lay out every engine and Turbo)
 
     def reset(self, seat, env_id, config):
         super().reset(seat, env_id, config)
         self.n = config["num_players"]
         self.flat_half = config.get("flat_front", "zero") == "half"
-        self.contest_adds = bool(config.get("contest_adds", False))
+        self.adds = config.get("own_bike", "add") == "add"
 
     # ---- reading the observation ----------------------------------------------------------------
 
@@ -132,7 +160,7 @@ class HeuristicAgent(base.Agent):
         self.hand = v["hand"].astype(np.int64)
         phase = int(v["phase"].argmax())
         handler = {E.PH_DRAW: self._draw, E.PH_DISCARD: self._discard, E.PH_LAYOUT: self._lay_out,
-                   E.PH_TURN: self._turn, E.PH_MISERY_SLOT: self._aim, E.PH_REACT: self._react,
+                   E.PH_TURN: self._turn, E.PH_MISERY_SLOT: self._pick, E.PH_REACT: self._react,
                    E.PH_PLACE: self._place, E.PH_ENGINE_SLOT: self._engine_slot}[phase]
         action = handler()
         if action is None or not action_mask[action]:
@@ -153,6 +181,20 @@ class HeuristicAgent(base.Agent):
 
     def value(self, bike):
         return bike_value(*bike, self.flat_half)
+
+    def potential(self, bike):
+        """The best bike our bike and hand make together (what we can still score this round)."""
+        counts, _, flat = bike
+        cards = counts + self.hand
+        if flat and counts[FRONT]:             # a nailed tyre: a flat front wheel until pumped up
+            cards[FRONT] -= 1
+            cards[FLAT_FRONT] += 1
+        return best_bike_from(cards, self.flat_half)[0]
+
+    def _last_to_pass(self):
+        """Whether our pass would end the round (every other seat in the contest has passed)."""
+        in_contest = int(self.v["status"][: self.n, 1].sum())
+        return int(self.v["pass_streak"][0]) + 1 >= in_contest
 
     # ---- building -----------------------------------------------------------------------------------
 
@@ -194,8 +236,7 @@ class HeuristicAgent(base.Agent):
         _, plan = best_bike_from(self.hand + counts * (FIXED_ROLE >= 0), self.flat_half)
         want = []
         if not self._has(counts, roles, ROLE_FRONT):
-            spare_front = [k for k, r in plan.items() if r == ROLE_FRONT and self.hand[k]]
-            want += [self._fit(k, ROLE_FRONT) for k in spare_front]
+            want += [self._fit(k, ROLE_FRONT) for k, r in plan.items() if r == ROLE_FRONT and self.hand[k]]
             pumped = (FLAT_FRONT,) if self.hand[PUMP] else ()
             want += [self._fit(k) for k in (FRONT,) + pumped + (WOODEN_FRONT, FLAT_FRONT)]
         if not self._has(counts, roles, ROLE_REAR):
@@ -203,9 +244,12 @@ class HeuristicAgent(base.Agent):
             want += [self._fit(k) for k in reversed(REARS)]
         if flat:
             want.append(self._fit(PUMP))
-        want += [self._fit(k) for k in reversed(ENGINES)]
-        want += [self._fit(k, ROLE_ENGINE) for k, r in plan.items() if r == ROLE_ENGINE and self.hand[k]]
-        want.append(self._fit(TURBO))
+        spare_engines = [self._fit(k, ROLE_ENGINE) for k, r in plan.items() if r == ROLE_ENGINE and self.hand[k]]
+        if self.adds and self.keeps_reserves:   # one engine, the weakest: the rest are reserves
+            if self._weakest_engine(counts, roles) is None:
+                want += [self._fit(k) for k in ENGINES] + sorted(spare_engines)
+        else:           # nothing can be added later: everything goes out
+            want += [self._fit(k) for k in reversed(ENGINES)] + spare_engines + [self._fit(TURBO)]
         for action in want:
             if self.mask[action]:
                 return action
@@ -227,18 +271,42 @@ class HeuristicAgent(base.Agent):
 
     def _turn(self):
         own = self.bike(0)
-        current = self.value(own)
-        best_gain, best_action = 0.0, None
-        for action in np.flatnonzero(self.mask):
-            if E.FIT_BASE <= action < E.MOVE_BASE or E.MOVE_BASE <= action < E.REMOVE_BASE:
-                gain = self.value(self._after_own_play(own, int(action))) - current
-            elif action >= E.MISERY_BASE:
-                gain = self._misery_gain(int(action))
-            else:
-                continue
-            if gain > best_gain:
-                best_gain, best_action = gain, int(action)
-        return best_action if best_action is not None else E.PASS
+        legal = np.flatnonzero(self.mask)
+        moves = [int(a) for a in legal if E.MOVE_BASE <= a < E.REMOVE_BASE]
+        fits = [int(a) for a in legal if E.FIT_BASE <= a < E.MOVE_BASE]
+        move = self._best_own_play(own, moves, keep_potential=True)
+        if move is not None:
+            return move
+        if self.value(own) == 0 or own[2]:           # a broken or flat bike first
+            fix = self._best_own_play(own, fits)
+            if fix is not None:
+                return fix
+        attack = self._best_misery(legal)
+        if attack is not None:
+            return attack
+        # A pass may be the last of the round (everybody else may pass after it): never pass while a
+        # reserve would still raise the bike.
+        return self._best_own_play(own, fits) or E.PASS
+
+    def _best_own_play(self, own, actions, keep_potential=False):
+        """The play on our own bike that raises it most now (its value, else the number of its front
+        wheel, rear wheel and engine slots filled); None if none does."""
+        best, best_action = self._standing(own), None
+        before = self.potential(own) if keep_potential else 0
+        for action in actions:
+            after = self._after_own_play(own, action)
+            if keep_potential and self.potential(after) < before:
+                continue                              # (a move that throws away a wheel we need)
+            standing = self._standing(after)
+            if standing > best:
+                best, best_action = standing, action
+        return best_action
+
+    def _standing(self, bike):
+        counts, roles, _ = bike
+        filled = (self._has(counts, roles, ROLE_FRONT) + self._has(counts, roles, ROLE_REAR)
+                  + (self._weakest_engine(counts, roles) is not None))
+        return self.value(bike), filled
 
     def _after_own_play(self, bike, action):
         counts, roles, flat = bike[0].copy(), bike[1].copy(), bike[2]
@@ -259,7 +327,7 @@ class HeuristicAgent(base.Agent):
             self._take_wheel(counts, roles, role)
             if role == ROLE_FRONT:
                 flat = kind == FLAT_FRONT
-        elif role == ROLE_ENGINE and not self.contest_adds:
+        elif role == ROLE_ENGINE and not self.adds:     # it must replace an engine: the weakest
             weakest = self._weakest_engine(counts, roles)
             if weakest is not None:
                 self._take(counts, roles, weakest)
@@ -298,22 +366,31 @@ class HeuristicAgent(base.Agent):
         opponents = estimate[1:]
         return 1.0 if estimate[r] >= opponents.max() else 0.5
 
-    def _misery_gain(self, action):
-        m, k = divmod(action - E.MISERY_BASE, E.MAX_PLAYERS - 1)
-        misery, r = int(E.MISERY_KINDS[m]), k + 1
-        damage, _ = self._best_slot(misery, r)
-        # A misery card spent is a misery card gone: play it only where it costs the target something.
-        return damage * self._leader_weight(r) if damage > 0 else 0.0
+    def _best_misery(self, legal):
+        best_gain, best_action = 0.0, None
+        for action in legal:
+            if action < E.MISERY_BASE:
+                continue
+            m, k = divmod(int(action) - E.MISERY_BASE, E.MAX_PLAYERS - 1)
+            misery, r = int(E.MISERY_KINDS[m]), k + 1
+            damage, _ = self._best_slot(misery, r)
+            # A misery card spent is a misery card gone: play it only where it costs the target something.
+            gain = damage * self._leader_weight(r)
+            if gain > best_gain:
+                best_gain, best_action = gain, int(action)
+        return best_action
 
     def _best_slot(self, misery, r):
-        """(value of aiming ``misery`` at seat ``r``'s best card, that card's kind)."""
+        """(what ``misery`` on seat ``r`` is worth to us, the card to aim at): the card whose loss costs
+        the target most, or for Motor her / Rad her when the victim picks, the card it would give."""
         target = self.bike(r)
         before = self.value(target)
-        own = self.bike(0)
-        own_before = self.value(own)
-        best = (0.0, None)
         if misery == NAIL:                      # the front tyre goes flat: 0, or half the value
             return float(before - (before // 2 if self.flat_half else 0)), None
+        own = self.bike(0)
+        own_before = self.value(own)
+        victim_picks = misery in (MOTOR_HER, RAD_HER) and self.config.get("her_choice", "victim") == "victim"
+        options = []
         for kind in np.flatnonzero(target[0]):
             role = self._role(target, kind)
             if misery == MOTOR_HER and role != ROLE_ENGINE:
@@ -323,12 +400,16 @@ class HeuristicAgent(base.Agent):
             counts, roles = target[0].copy(), target[1].copy()
             self._take(counts, roles, kind)
             flat = target[2] and role != ROLE_FRONT
-            score = before - self.value((counts, roles, flat))
-            if misery in (MOTOR_HER, RAD_HER):
-                score += self._gain_from(own, own_before, kind, role)
-            if score > best[0]:
-                best = (float(score), int(kind))
-        return best
+            loss = before - self.value((counts, roles, flat))
+            gain = self._gain_from(own, own_before, kind, role) if misery in (MOTOR_HER, RAD_HER) else 0
+            options.append((loss, gain, int(kind)))
+        if not options:
+            return 0.0, None
+        if victim_picks:                        # the victim gives what costs it least
+            loss, gain, kind = min(options, key=lambda o: (o[0], o[1]))
+        else:
+            loss, gain, kind = max(options, key=lambda o: o[0] + o[1])
+        return float(loss + gain), kind
 
     @staticmethod
     def _role(bike, kind):
@@ -349,13 +430,29 @@ class HeuristicAgent(base.Agent):
             best = max(best, self.value((counts, roles, flat)) - own_before)
         return best
 
-    def _aim(self):
-        misery = int(E.MISERY_KINDS[int(self.v["pending_misery"].argmax())])
-        r = int(self.v["pending_target"].argmax())
-        _, kind = self._best_slot(misery, r)
-        return None if kind is None else E.SLOT_BASE + int(E.BIKE_INDEX[kind])
+    def _pick(self):
+        """A bike card: the attacker aims its misery card, or, as the victim, the card we hand over."""
+        if self.v["turn_of"][0]:
+            misery = int(E.MISERY_KINDS[int(self.v["pending_misery"].argmax())])
+            _, kind = self._best_slot(misery, int(self.v["pending_target"].argmax()))
+            return None if kind is None else E.SLOT_BASE + int(E.BIKE_INDEX[kind])
+        own = self.bike(0)
+        options = [int(a) for a in np.flatnonzero(self.mask)]
+        return max(options, key=lambda a: self._keeps(own, int(E.BIKE_KINDS[a - E.SLOT_BASE])))
+
+    def _keeps(self, own, kind):
+        """(what we can still build, what the bike scores now) after losing ``kind``: to hand over the
+        card whose loss costs least."""
+        counts, roles, flat = own[0].copy(), own[1].copy(), own[2]
+        if self._role(own, kind) == ROLE_FRONT:
+            flat = False
+        self._take(counts, roles, kind)
+        after = (counts, roles, flat)
+        return self.potential(after), self.value(after)
 
     def _engine_slot(self):
+        if self.mask[E.ADD_ENGINE]:
+            return E.ADD_ENGINE
         counts, roles, _ = self.bike(0)
         weakest = self._weakest_engine(counts, roles)
         return E.SLOT_BASE + int(E.BIKE_INDEX[weakest])
@@ -383,23 +480,31 @@ class HeuristicAgent(base.Agent):
         misery = int(E.MISERY_KINDS[int(self.v["pending_misery"].argmax())])
         slot = np.flatnonzero(self.v["pending_slot"])
         own = self.bike(0)
-        before = self.value(own)
         counts, roles, flat = own[0].copy(), own[1].copy(), own[2]
         if misery == NAIL:
-            flat = True
+            after = (counts, roles, True)
         elif slot.size:
             kind = int(E.BIKE_KINDS[slot[0]])
             if self._role(own, kind) == ROLE_FRONT:
                 flat = False
             self._take(counts, roles, kind)
-        loss = before - self.value((counts, roles, flat))
-        if loss <= 0:
-            return E.ACCEPT
+            after = (counts, roles, flat)
+        else:                                   # Motor her / Rad her: we will pick the card, the cheapest
+            fits = (ROLE_FRONT, ROLE_REAR) if misery == RAD_HER else (ROLE_ENGINE,)
+            kinds = [k for k in np.flatnonzero(own[0]) if self._role(own, k) in fits]
+            kept = max((self._keeps(own, int(k)) for k in kinds), default=(self.potential(own), self.value(own)))
+            return self._answer(misery, own, kept[1], kept[0])
+        return self._answer(misery, own, self.value(after), self.potential(after))
+
+    def _answer(self, misery, own, value_after, potential_after):
+        if self.value(own) - value_after <= 0:
+            return E.ACCEPT                     # it costs nothing now
         if misery == NAIL and self.mask[E.REACT_PUMP]:
             return E.REACT_PUMP
         if misery == TUV and self.mask[E.REACT_FUCK_TUV]:
             return E.REACT_FUCK_TUV
-        if self.mask[E.REACT_LACH] and (loss >= before / 5 or before <= 100):
+        before = self.potential(own)
+        loss = before - potential_after
+        if self.mask[E.REACT_LACH] and loss > 0 and (loss >= before / 5 or before <= 100):
             return E.REACT_LACH
         return E.ACCEPT
-

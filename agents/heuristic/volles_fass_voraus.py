@@ -6,8 +6,9 @@ It reads only its seat's observation (through the game's ``Layout`` views) and t
 **What a barrel is worth.** A barrel is worth what it will fetch when unloaded: the average
 payout per barrel of its colour over all unloading berths, plus the player's colour sailors
 (Isaac, Nolly / Bolly, the Natures), discounted by a quarter because a later sale is not sure
-(the right berth may be taken, storms and pirates strike). That worth shrinks when there are more barrels on deck than
-unloading harbours left to sell them in, and is zero after the last one. A barrel that cannot be
+(the right berth may be taken, storms and pirates strike). That worth shrinks when there are
+more barrels on deck than unloading harbours left to sell them in (counted on the route the
+observation shows: full or short), and is zero after the last one. A barrel that cannot be
 pulled off the deck now counts half (it may be freed later, or never): the deck's *asset* is the
 sum of its barrels' worth weighted so. Burying barrels costs asset; freeing them gains it.
 
@@ -82,6 +83,7 @@ class HeuristicAgent(base.Agent):
         self.deck = np.zeros(data.NUM_SPACES, np.int8)
         for space, colour in np.argwhere(v["decks"][0] > 0):
             self.deck[space] = colour + 1
+        self.route = [int(shape.argmax()) if shape.any() else -1 for shape in v["route"]]
         self.sailors = v["sailors"][0] > 0
         self.money = int(v["doubloons"][0])
         phase = int(v["phase"].argmax())
@@ -100,8 +102,8 @@ class HeuristicAgent(base.Agent):
     # ---- worth of barrels and decks ------------------------------------------------------------
 
     def _sales_left(self, after):
-        """Harbours after ``after`` where barrels can still be sold."""
-        return sum(1 for h in range(after + 1, data.NUM_HARBOURS) if data.ROUTE_SHAPES[h] in SELLING_SHAPES)
+        """Harbours after ``after`` where barrels can still be sold (the route is in the observation)."""
+        return sum(1 for shape in self.route[after + 1:] if shape in SELLING_SHAPES)
 
     def _colour_bonus(self, colour):
         return float(data.SAILOR_COLOUR_BONUS[self.sailors, colour].sum())

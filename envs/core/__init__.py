@@ -5,14 +5,15 @@ Nothing here knows a game's rules; see ``docs/DESIGN.md`` for how a game plugs i
 
 from .cache import configure_numba_cache
 
-# First of all: numba fixes a cached function's folder when the function is defined, so the
-# cache must point at this source tree's folder before any module below defines one.
+# Before any module below defines a numba function: numba picks each function's cache folder when
+# it is decorated, and one defined earlier would cache in __pycache__, keyed on its own file only
+# (a kernel would then run a stale engine after an engine changes).
 configure_numba_cache()
 
-from .game import Game, IllegalActionError, Option, int_range, register_engine
-from .layout import Layout
-from .state import config_dtype, new_states, state_dtype
-from .validate import InvalidStateError, check_records
+from .game import Game, IllegalActionError, Option, int_range, register_engine  # noqa: E402
+from .layout import Layout  # noqa: E402
+from .state import config_dtype, new_states, state_dtype  # noqa: E402
+from .validate import InvalidStateError, check_records  # noqa: E402
 
 __all__ = [
     "Game",

@@ -34,6 +34,7 @@ class TabletopAECEnv(Table, AECEnv):
         self._sync(reward_changed=False)
 
     def step(self, action):
+        self._require_reset("step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -54,6 +55,14 @@ class TabletopAECEnv(Table, AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self._sync(reward_changed=True)
 
+    def last(self, observe=True):
+        self._require_reset("last()")
+        return super().last(observe)
+
+    def agent_iter(self, max_iter=2**63):
+        self._require_reset("agent_iter()")
+        return super().agent_iter(max_iter)
+
     def _sync(self, reward_changed):
         """Bring the PettingZoo dicts in line with the record after a reset or a step."""
         agents = self.agents
@@ -71,12 +80,20 @@ class TabletopAECEnv(Table, AECEnv):
         self.infos = {agent: self._game_infos(agent) for agent in agents}
 
 
+class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's call-order checks, for which a record installed by ``set_state`` counts as a reset."""
+
+    def set_state(self, record):
+        self.env.set_state(record)
+        self._has_reset = self._has_updated = True
+
+
 def make_env_functions(env_class):
     """PettingZoo's module functions for an AEC env class: ``env``, ``raw_env``, ``parallel_env``."""
 
     def env(**kwargs):
         """The AEC environment, wrapped to enforce PettingZoo's call order."""
-        return wrappers.OrderEnforcingWrapper(env_class(**kwargs))
+        return OrderEnforcingWrapper(env_class(**kwargs))
 
     def parallel_env(**kwargs):
         """The Parallel form: each step applies the action of the seat whose turn it is."""

@@ -34,6 +34,7 @@ Besides the functions an engine module defines two tables for :func:`check_recor
 The adapters check legality before calling ``step``: an engine may assume a legal action.
 """
 
+import numbers
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable
@@ -167,6 +168,13 @@ def _game_playout_value(state, values):
         return lambda state, values: fn(state, values)
 
 
+def registered_game(env_id):
+    """The :class:`Game` registered as ``env_id`` (see :mod:`envs`)."""
+    from envs import game_of  # the registry imports the games; envs.core must not import it at load time
+
+    return game_of(env_id)
+
+
 @dataclass(frozen=True)
 class Option:
     """A game option: its default, the values allowed, and what it does.
@@ -191,12 +199,23 @@ class Option:
 
 
 def _same_value(a, b):
-    # `1 == True` in Python; an option that takes True/False must not take 1/0, nor the reverse.
+    # `1 == True == 1.0` in Python; an option that takes True/False must not take 1/0, and one
+    # that takes 5 must not take 5.0 (it would reach the engine as a float).
+    if _kind(a) is not _kind(b):
+        return False
     try:
-        equal = bool(a == b)
+        return bool(a == b)
     except (TypeError, ValueError):
         return False
-    return equal and isinstance(a, (bool, np.bool_)) == isinstance(b, (bool, np.bool_))
+
+
+def _kind(value):
+    if isinstance(value, (bool, np.bool_)):
+        return bool
+    for kind in (numbers.Integral, numbers.Real, str):
+        if isinstance(value, kind):
+            return kind
+    return type(value)
 
 
 def int_range(low, high):
@@ -230,6 +249,9 @@ class Game:
     ``render`` is a module with ``ansi(state, config, viewer=None) -> str`` and
     ``rgb(state, config) -> uint8 array (H, W, 3)``. ``action_name(action, config)`` names actions.
     ``infos(state, config, seat)`` may add game facts to each seat's info dict.
+    ``role_of(record, seat)`` names the seat's role (or team) in games that have them, so
+    evaluations can report win rates per role; ``fair_share(num_players)`` is a seat's win rate
+    when every seat plays alike (default ``1 / num_players``; team games set their own).
     """
 
     env_id: str
@@ -244,7 +266,20 @@ class Game:
     simultaneous: bool = False
     default_max_cycles: int | None = 10_000
     infos: Callable | None = None
+    role_of: Callable | None = None
+    fair_share: Callable[[int], float] | None = None
     description: str = ""
+
+    # A Game holds modules and functions: copies of an env or a VectorGame share it, and a pickle
+    # names it by its env id (unpickling looks the id up in the registry).
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        return registered_game, (self.env_id,)
 
     def __post_init__(self):
         if engine_function(self.engine.STATE, "step") is None:

@@ -4,6 +4,9 @@ They call the engine through the generic entry points of :mod:`envs.core.game`, 
 compiled (and cached) once per game. The single-game kernels take length-1 record arrays: numba
 dispatches arrays faster than loose records. Every decision passes through :func:`apply_step`,
 which counts it in ``step_count`` (the adapters' and batches' truncation clock).
+
+Seats read from a record are cast with ``int()`` before they reach an engine: under
+``NUMBA_DISABLE_JIT=1`` an ``int8`` seat keeps ``int8`` arithmetic (``OFFSET + seat`` overflows).
 """
 
 import numpy as np
@@ -72,9 +75,10 @@ def mask_one(states, seat, mask):
 def observe_all(states, out):
     """Every seat's observation side by side: the centralised-critic state."""
     state = states[0]
-    size = out.shape[0] // state.num_players
+    players = int(state.num_players)
+    size = out.shape[0] // players
     out[:] = 0.0
-    for seat in range(state.num_players):
+    for seat in range(players):
         game_observe(state, seat, out[seat * size : (seat + 1) * size])
 
 
@@ -84,6 +88,8 @@ def observe_all(states, out):
 @njit(cache=True)
 def determinize_one(states, seat, seed):
     """Replace what ``seat`` cannot know by a consistent sample, with a fresh generator."""
+    if seat < 0 or seat >= states[0].num_players:
+        raise ValueError("determinize_one: seat is not a seat of this game (0..num_players-1), got", seat)
     game_determinize(states[0], seat, seed)
 
 
@@ -96,7 +102,7 @@ def random_playout(states, actor_rngs, num_actions, max_decisions, returns):
     mask = np.zeros(num_actions, np.int8)
     decisions = 0
     while state.terminal == 0 and decisions < max_decisions:
-        fill_mask(state, state.current_player, mask)
+        fill_mask(state, int(state.current_player), mask)
         apply_step(state, choice(actor_rngs[0], mask))
         for seat in range(seats):
             returns[seat] += state.reward[seat]
@@ -125,12 +131,50 @@ def random_playout_joint(states, actor_rngs, num_actions, max_decisions, returns
 
 # ---- validation (envs.core.validate) ---------------------------------------------------
 
+PLAYABLE, NO_LEGAL_ACTION, OBSERVATION_OUT_OF_BOUNDS, ACTIONS_OUT_OF_TURN = 0, 1, 2, 3
+
 
 @njit(cache=True)
 def check_batch(states, codes):
     """The engine's ``check_state`` code of every record (0: valid)."""
     for i in range(states.shape[0]):
         codes[i] = game_check_state(states[i])
+
+
+@njit(cache=True)
+def check_play_batch(states, scratch, low, high, mask, codes, seats):
+    """Can each record be played? ``codes[i]`` is :data:`PLAYABLE` or the first problem found
+    (``seats[i]``: whose view shows it). Every seat is viewed on ``scratch``, a copy of the record,
+    so an engine function that writes into its record changes nothing here."""
+    obs = np.empty(low.shape[0], np.float32)
+    for i in range(states.shape[0]):
+        codes[i] = PLAYABLE
+        for seat in range(int(states[i].num_players)):
+            scratch[0] = states[i]
+            fill_view(scratch[0], seat, obs, mask)
+            code = _view_problem(states[i], seat, obs, mask, low, high)
+            if code != PLAYABLE:
+                codes[i], seats[i] = code, seat
+                break
+
+
+@njit(cache=True)
+def _view_problem(state, seat, obs, mask, low, high):
+    for k in range(obs.shape[0]):
+        if not low[k] <= obs[k] <= high[k]:  # NaN fails too
+            return OBSERVATION_OUT_OF_BOUNDS
+    # A simultaneous game has current_player -1: every seat acts while it runs.
+    to_act = state.terminal == 0 and (state.current_player < 0 or state.current_player == seat)
+    has_action = False
+    for action in range(mask.shape[0]):
+        if mask[action] != 0:
+            has_action = True
+            break
+    if to_act and not has_action:
+        return NO_LEGAL_ACTION
+    if has_action and not to_act:
+        return ACTIONS_OUT_OF_TURN
+    return PLAYABLE
 
 
 # ---- batches (VectorGame) -----------------------------------------------------------------
@@ -151,7 +195,7 @@ def _finish_or_continue(states, i, blank, configs, batch_seed, episodes, max_cyc
 @njit(cache=True)
 def _view_turn(state, obs, mask):
     # Turn-based: the view of the seat to act (seat 0's when nobody is to act).
-    seat = state.current_player if state.current_player >= 0 else 0
+    seat = int(state.current_player) if state.current_player >= 0 else 0
     fill_view(state, seat, obs, mask)
 
 
@@ -213,7 +257,7 @@ def random_steps_batch(states, actor_rngs, num_steps, blank, configs, batch_seed
             if observe:
                 _view_turn(state, obs[i], masks[i])
             else:
-                fill_mask(state, state.current_player, masks[i])
+                fill_mask(state, int(state.current_player), masks[i])
         if not observe:
             _view_turn(state, obs[i], masks[i])
         total += num_steps

@@ -52,6 +52,13 @@ class Layout:
     def shape(self, name):
         return self._blocks[name][1]
 
+    def locate(self, index):
+        """``(block name, index within the block)`` of entry ``index`` of the flat vector."""
+        for name, (offset, shape, size, _, _, _) in self._blocks.items():
+            if offset <= index < offset + size:
+                return name, tuple(int(i) for i in np.unravel_index(index - offset, shape))
+        raise IndexError(f"entry {index} is outside the observation (size {self.size})")
+
     def views(self, vector):
         """``{name: view}`` over a flat observation (or a batch: the last axis is the vector)."""
         vector = np.asarray(vector)

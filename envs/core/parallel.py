@@ -25,6 +25,7 @@ class TabletopParallelEnv(Table, ParallelEnv):
         return self._observations(), self._infos()
 
     def step(self, actions):
+        self._require_reset("step()")
         if not self.agents:
             raise RuntimeError("step() after the game ended: call reset()")
         if not isinstance(actions, dict):

@@ -3,6 +3,10 @@
 :class:`Table` is a mixin; :class:`envs.core.aec.TabletopAECEnv` and
 :class:`envs.core.parallel.TabletopParallelEnv` add the stepping protocol of their API.
 A subclass sets the class attribute ``game`` (a :class:`envs.core.game.Game`).
+
+An env answers nothing about the game before ``reset()`` or ``set_state()`` (its record is all
+zeros until then): those calls raise ``RuntimeError``. ``copy.deepcopy`` and ``pickle`` give an
+independent env that continues exactly as the original would.
 """
 
 import numbers
@@ -14,9 +18,11 @@ from gymnasium import spaces
 from . import kernels
 from .game import RENDER_MODES, IllegalActionError
 from .rng import derive_seed
-from .state import new_states
+from .state import copy_records, install_records, new_states
+from .validate import check_records
 
 MAX_SEED = 2**64
+_RECORD_VIEWS = ("_reward", "_terminal", "_current", "_step_count")  # rebuilt, never copied
 
 
 def agent_name(seat):
@@ -53,11 +59,34 @@ class Table:
         self.render_viewer = None  # a seat: render only what that seat may know
         self._seed_base = None
         self._episode = 0
+        self._has_reset = False
+        self._bind_record_views()
+
+    def _bind_record_views(self):
         # Views into the record, read after every step without building a record object.
         self._reward = self._states["reward"][0]
         self._terminal = self._states["terminal"]
         self._current = self._states["current_player"]
         self._step_count = self._states["step_count"]
+
+    # A copy's views must look at the copy's record: they are left out and rebuilt from it.
+    def __getstate__(self):
+        return {name: value for name, value in self.__dict__.items() if name not in _RECORD_VIEWS}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._bind_record_views()
+
+    def _require_reset(self, call):
+        if not self._has_reset:
+            raise RuntimeError(f"{self.game.env_id}: call reset() (or set_state()) before {call}")
+
+    def _seat(self, agent):
+        """The seat of agent name ``agent``; ValueError naming the agents for anything else."""
+        try:
+            return self.agent_name_mapping[agent]
+        except (KeyError, TypeError):
+            raise ValueError(f"unknown agent {agent!r}; the agents are {self.possible_agents}") from None
 
     # ---- PettingZoo ---------------------------------------------------------------------
 
@@ -76,13 +105,16 @@ class Table:
         return self.game.layout
 
     def observe(self, agent):
+        self._require_reset("observe()")
+        seat = self._seat(agent)
         obs = np.empty(self.game.layout.size, np.float32)
         mask = np.empty(self.game.num_actions, np.int8)
-        kernels.view_one(self._states, self.agent_name_mapping[agent], obs, mask)
+        kernels.view_one(self._states, seat, obs, mask)
         return {"observation": obs, "action_mask": mask}
 
     def state(self):
         """Every seat's observation side by side (what all seats together know; no deck order)."""
+        self._require_reset("state()")
         out = np.empty(self.state_space.shape[0], np.float32)
         kernels.observe_all(self._states, out)
         return out
@@ -93,6 +125,10 @@ class Table:
 
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'rgb_array'")
             return None
+        self._require_reset("render()")
+        viewer = self.render_viewer
+        if viewer is not None and (_integer(viewer) is None or not 0 <= viewer < self.num_players):
+            raise ValueError(f"render_viewer={viewer!r} is not valid; choose None or a seat 0..{self.num_players - 1}")
         state = self._states[0]
         if self.render_mode == "rgb_array":
             return self.game.render.rgb(state, self.config)
@@ -108,34 +144,49 @@ class Table:
     # ---- our additions ------------------------------------------------------------------
 
     def action_to_str(self, action):
-        """The human-readable name of ``action``."""
-        return self.game.action_name(int(action), self.config)
+        """The human-readable name of ``action`` (an integer in ``[0, num_actions)``)."""
+        number = _integer(action)
+        if number is None or not 0 <= number < self.game.num_actions:
+            raise ValueError(f"{self.game.env_id}: an action is an integer in [0, {self.game.num_actions}), "
+                             f"got {action!r}")
+        return self.game.action_name(number, self.config)
 
     def legal_actions(self, agent=None):
         """The legal actions of ``agent`` (default: the one to act) as a list of ints."""
+        self._require_reset("legal_actions()")
         if agent is None:
             if self.game.simultaneous:
                 raise ValueError("every seat acts at once in this game: name the agent")
             seat = int(self._current[0])
+            if seat < 0:
+                return []  # the game is over
         else:
-            seat = self.agent_name_mapping[agent]
+            seat = self._seat(agent)
         kernels.mask_one(self._states, seat, self._mask_buf)
         return np.flatnonzero(self._mask_buf).tolist()
 
     def get_state(self):
         """A copy of the whole game record (a length-1 structured array; ``np.save`` it)."""
-        return self._states.copy()
+        self._require_reset("get_state()")
+        return copy_records(self._states)
 
     def set_state(self, record):
-        """Continue from a record made by :meth:`get_state` (or ``np.load`` of one)."""
+        """Continue from a record made by :meth:`get_state` (or ``np.load`` of one).
+
+        The record is checked first (:func:`envs.core.validate.check_records`): a record that is
+        not a game the rules can reach raises ``ValueError`` and leaves the env as it was.
+        """
         record = np.asarray(record)
         if record.dtype != self.game.engine.STATE or record.shape not in ((1,), ()):
             raise ValueError(f"set_state expects a record of {self.game.env_id}'s STATE dtype from get_state(), "
                              f"got dtype {record.dtype} shape {record.shape}")
-        if int(record.reshape(1)["num_players"][0]) != self.num_players:
-            raise ValueError(f"the record is a {int(record.reshape(1)['num_players'][0])}-player game; "
+        record = copy_records(record).reshape(1)  # our own copy: what was checked is what is installed
+        if int(record["num_players"][0]) != self.num_players:
+            raise ValueError(f"the record is a {int(record['num_players'][0])}-player game; "
                              f"this env has {self.num_players} players")
-        self._states[:] = record.reshape(1)
+        check_records(self.game, record)
+        install_records(self._states, record)
+        self._has_reset = True
         self._after_set_state()
 
     def _next_seed(self, seed):
@@ -152,15 +203,15 @@ class Table:
 
     def _reset_record(self, seed):
         kernels.reset_one(self._states, self._blank, self._config_record, np.uint64(self._next_seed(seed)))
+        self._has_reset = True
 
     def _check_action(self, seat, action):
         """``action`` as an int if ``seat`` may take it now; IllegalActionError otherwise."""
-        if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
-            action = action.item()
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, numbers.Integral):
+        number = _integer(action)
+        if number is None:
             raise IllegalActionError(f"{agent_name(seat)}: an action is an integer in [0, {self.game.num_actions}), "
                                      f"got {action!r} of type {type(action).__name__}")
-        action = int(action)
+        action = number
         kernels.mask_one(self._states, seat, self._mask_buf)
         if not 0 <= action < self.game.num_actions or not self._mask_buf[action]:
             legal = np.flatnonzero(self._mask_buf)
@@ -188,3 +239,12 @@ class Table:
         if self.game.infos is None:
             return {}
         return self.game.infos(self._states[0], self.config, self.agent_name_mapping[agent])
+
+
+def _integer(value):
+    """``value`` as an int if it is an integer (a 0-d integer array counts; a bool does not), else None."""
+    if isinstance(value, np.ndarray) and value.shape == () and np.issubdtype(value.dtype, np.integer):
+        value = value.item()
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        return None
+    return int(value)

@@ -17,20 +17,20 @@ it; ``truncated`` (an attribute, (B,)) marks games cut off by ``max_cycles``.
 
 Episode ``k`` of game ``i`` starts from seed :meth:`episode_seed` ``(i, k)``; a single env reset
 with that seed and given the same actions follows the identical trajectory.
+
+A VectorGame trusts no caller: the arrays it returns are refreshed in place by every call, but
+actions are checked against masks of its own (writing into ``action_mask`` changes nothing), and
+``set_state`` checks every record (:func:`envs.core.validate.check_records`) before installing
+any. It can be deep-copied and pickled (the game is named by its env id).
 """
 
 import numpy as np
 
 from . import kernels
-from .game import Game, IllegalActionError
+from .game import Game, IllegalActionError, registered_game
 from .rng import RNG, derive_seed, seed_rng
-from .state import new_states
-
-
-def _registered_game(env_id):
-    from envs import game_of  # the registry; imported late to keep envs.core free of it
-
-    return game_of(env_id)
+from .state import copy_records, install_records, new_states
+from .validate import check_records
 
 
 class VectorGame:
@@ -41,7 +41,7 @@ class VectorGame:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
             raise ValueError(f"seed must be an integer in [0, 2**64), got {seed!r}")
-        self.game = game = env_id if isinstance(env_id, Game) else _registered_game(env_id)
+        self.game = game = env_id if isinstance(env_id, Game) else registered_game(env_id)
         self.env_id = game.env_id
         self.config = game.validate(config)
         self.num_envs = int(num_envs)
@@ -57,14 +57,48 @@ class VectorGame:
         for i in range(self.num_envs):  # the action stream of game i, apart from its episode seeds
             seed_rng(self._actor_rngs[i], derive_seed(self.seed, i, 2**62))
         seats = (self.num_players,) if game.simultaneous else ()
-        self.obs = np.zeros((self.num_envs, *seats, game.layout.size), np.float32)
-        self.action_mask = np.zeros((self.num_envs, *seats, game.num_actions), np.int8)
-        self.rewards = np.zeros((self.num_envs, self.num_players), np.float32)
-        self.terminated = np.zeros(self.num_envs, np.bool_)
-        self.truncated = np.zeros(self.num_envs, np.bool_)
-        self.current_player = np.full(self.num_envs, -1, np.int8)
+        # What the kernels write. The properties below hand these out (a caller may write into
+        # them: nothing reads them back), except the masks: the caller gets a copy of _masks.
+        self._obs = np.zeros((self.num_envs, *seats, game.layout.size), np.float32)
+        self._masks = np.zeros((self.num_envs, *seats, game.num_actions), np.int8)
+        self._mask_copy = np.zeros_like(self._masks)
+        self._rewards = np.zeros((self.num_envs, self.num_players), np.float32)
+        self._terminated = np.zeros(self.num_envs, np.bool_)
+        self._truncated = np.zeros(self.num_envs, np.bool_)
+        self._players = np.full(self.num_envs, -1, np.int8)
         self._action_shape = (self.num_envs, *seats)
         self._has_reset = False
+
+    @property
+    def obs(self):
+        """The observations of the last call: (B, obs_size), or (B, P, obs_size) for a simultaneous game."""
+        return self._obs
+
+    @property
+    def action_mask(self):
+        """A copy of the legal-action masks (writing into it does not change what is legal)."""
+        return self._mask_copy
+
+    @property
+    def rewards(self):
+        return self._rewards
+
+    @property
+    def terminated(self):
+        return self._terminated
+
+    @property
+    def truncated(self):
+        """Games cut off by ``max_cycles`` in the last step (already reset)."""
+        return self._truncated
+
+    @property
+    def current_player(self):
+        return self._players
+
+    def _views(self):
+        np.copyto(self._mask_copy, self._masks)
+        return self._obs, self._mask_copy
 
     def episode_seed(self, index, episode):
         """The seed game ``index`` starts its ``episode``-th episode (from 0) with."""
@@ -78,10 +112,10 @@ class VectorGame:
         self._episodes[:] = 0
         self._has_reset = True
         if self.game.simultaneous:
-            kernels.reset_batch_joint(self._states, *self._common(), self.obs, self.action_mask)
+            kernels.reset_batch_joint(self._states, *self._common(), self._obs, self._masks)
         else:
-            kernels.reset_batch(self._states, *self._common(), self.obs, self.action_mask, self.current_player)
-        return self.obs, self.action_mask, self.current_player
+            kernels.reset_batch(self._states, *self._common(), self._obs, self._masks, self._players)
+        return *self._views(), self._players
 
     def step(self, actions):
         """One decision in every game; returns ``(obs, action_mask, rewards, terminated, current_player)``.
@@ -92,10 +126,11 @@ class VectorGame:
             raise RuntimeError("call reset() before step()")
         actions = self._checked(actions)
         step = kernels.step_batch_joint if self.game.simultaneous else kernels.step_batch
-        extra = () if self.game.simultaneous else (self.current_player,)
-        step(self._states, actions, *self._common(), self._max_cycles, self.obs, self.action_mask,
-             self.rewards, self.terminated, self.truncated, *extra)
-        return self.obs, self.action_mask, self.rewards, self.terminated, self.current_player
+        extra = () if self.game.simultaneous else (self._players,)
+        step(self._states, actions, *self._common(), self._max_cycles, self._obs, self._masks,
+             self._rewards, self._terminated, self._truncated, *extra)
+        obs, masks = self._views()
+        return obs, masks, self._rewards, self._terminated, self._players
 
     def random_steps(self, num_steps, observe=True):
         """``num_steps`` uniformly random legal decisions in every game, all inside numba.
@@ -104,31 +139,44 @@ class VectorGame:
         to act is computed after every decision, as an agent would need it. Returns the number of
         decisions made (for a simultaneous game: joint steps).
         """
+        if isinstance(num_steps, (bool, np.bool_)) or not isinstance(num_steps, (int, np.integer)) or not (
+                0 <= num_steps < 2**63 // self.num_envs):
+            raise ValueError(f"num_steps must be a non-negative integer (below 2**63 / num_envs), got {num_steps!r}")
+        if not isinstance(observe, (bool, np.bool_)):
+            raise ValueError(f"observe must be True or False, got {observe!r}")
         if not self._has_reset:
             raise RuntimeError("call reset() before random_steps()")
         run = kernels.random_steps_batch_joint if self.game.simultaneous else kernels.random_steps_batch
-        return int(run(self._states, self._actor_rngs, int(num_steps), *self._common(), self._max_cycles,
-                       self.obs, self.action_mask, bool(observe)))
+        made = run(self._states, self._actor_rngs, int(num_steps), *self._common(), self._max_cycles,
+                   self._obs, self._masks, bool(observe))
+        self._views()
+        return int(made)
 
     def get_state(self):
         """A copy of every game's record."""
-        return self._states.copy()
+        return copy_records(self._states)
 
     def set_state(self, records):
-        """Continue from ``records`` (as from :meth:`get_state`); returns ``(obs, action_mask, current_player)``."""
+        """Continue from ``records`` (as from :meth:`get_state`); returns ``(obs, action_mask, current_player)``.
+
+        Every record is checked first (:func:`envs.core.validate.check_records`); if one is not a
+        game the rules can reach, ``ValueError`` names it and nothing changes.
+        """
         records = np.asarray(records)
         if records.dtype != self.game.engine.STATE or records.shape != (self.num_envs,):
             raise ValueError(f"set_state expects {self.num_envs} records of {self.env_id}'s STATE dtype, "
                              f"got dtype {records.dtype} shape {records.shape}")
+        records = copy_records(records)  # our own copy: what was checked is what is installed
         if (records["num_players"] != self.num_players).any():
             raise ValueError(f"every record must be a {self.num_players}-player game")
-        self._states[:] = records
+        check_records(self.game, records)
+        install_records(self._states, records)
         self._has_reset = True
         if self.game.simultaneous:
-            kernels.view_batch_joint(self._states, self.obs, self.action_mask)
+            kernels.view_batch_joint(self._states, self._obs, self._masks)
         else:
-            kernels.view_batch(self._states, self.obs, self.action_mask, self.current_player)
-        return self.obs, self.action_mask, self.current_player
+            kernels.view_batch(self._states, self._obs, self._masks, self._players)
+        return *self._views(), self._players
 
     def _checked(self, actions):
         actions = np.asarray(actions)
@@ -138,10 +186,10 @@ class VectorGame:
         actions = actions.astype(np.int64)
         in_range = (actions >= 0) & (actions < self.game.num_actions)
         clipped = np.where(in_range, actions, 0)
-        legal = in_range & (np.take_along_axis(self.action_mask, clipped[..., None], axis=-1)[..., 0] != 0)
+        legal = in_range & (np.take_along_axis(self._masks, clipped[..., None], axis=-1)[..., 0] != 0)
         if not legal.all():
             where = np.argwhere(~legal)[0]
             bad = int(actions[tuple(where)])
             raise IllegalActionError(f"action {bad} is not legal in game {tuple(int(w) for w in where)}; "
-                                     f"legal there: {np.flatnonzero(self.action_mask[tuple(where)]).tolist()}")
+                                     f"legal there: {np.flatnonzero(self._masks[tuple(where)]).tolist()}")
         return actions

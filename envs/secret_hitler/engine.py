@@ -15,7 +15,23 @@ Card bookkeeping. Every election is an entry of the history arrays ``h_*`` (a ga
 enacted). An entry whose government drew cards holds that session's discards. Between two
 reshuffles (an *epoch*) the discard pile is exactly the discards of that epoch's sessions, and
 each epoch starts from a public composition (every card not enacted is in the new deck); this is
-what lets :func:`determinize` resample cards exactly.
+what lets :func:`determinize` resample cards exactly. The policy peek (at most one a game) is
+kept with where its policies went (chaos, the hand of ``peek_session``, or back into the pile).
+
+Observation (``observe``): the seat's whole information state, so a feed-forward policy forgets
+nothing: every election of the game (30 rows, most recent first) with the cards the seat saw in
+each, its investigations and peek for the whole game, and per-player track records
+(``LAYOUT``; documented block by block in ``env.py``).
+
+Validity (``check_state``, ``STATE_BOUNDS``, ``STATE_PROBLEMS``): a record passes exactly when
+the rules can reach it from a deal: roles, the 17 policies, hand and phase, the seat to act, the
+government, the ballots, and the whole history replayed (presidency, voters, tracker, chaos,
+vetoes, powers, tracks, public facts, epochs, the peek), then the end of the game.
+
+Playout value (``playout_value``): each seat's expected reward from the policy tracks alone:
+with p = :func:`liberal_win_chance` (the liberals fill their track first if every coming policy
+were drawn blind from those not yet enacted), liberals get 2p - 1, fascists and Hitler 1 - 2p,
+everybody 0 once the game is over. It ignores Hitler's election and execution.
 """
 
 import numpy as np
@@ -33,9 +49,10 @@ FASCIST_WIN = 6  # fascist policies that win
 HITLER_ZONE = 3  # fascist policies after which electing Hitler chancellor wins
 VETO_UNLOCK = 5  # fascist policies after which the veto power exists
 CHAOS = 3  # failed elections in a row that enact the top policy
-HISTORY_CAP = 32  # every election of a game fits (at most 30)
-MAX_EPOCHS = 20  # deck reshuffles + 1 (at most 16: each epoch holds >= 2 sessions)
-HISTORY = 10  # elections shown in the observation, most recent first
+MAX_ELECTIONS = 30  # per game: the tracker forces a policy every third failure, and at most 10 are enacted
+HISTORY_CAP = 32  # history entries in the record (every election of a game fits)
+MAX_EPOCHS = 20  # deck reshuffles + 1 (at most 10: an epoch spends >= 6 policies, a game <= 65)
+HISTORY = MAX_ELECTIONS  # elections shown in the observation, most recent first: the whole game
 
 # Roles and parties; a policy is LIBERAL or FASCIST too.
 LIBERAL, FASCIST, HITLER = 0, 1, 2
@@ -121,8 +138,13 @@ STATE = state_dtype([
     ("ballot", np.int8, (MAX_PLAYERS,)),  # votes of the running election, hidden until all are in
     ("veto_refused", np.int8),
     ("pending_power", np.int8),
-    ("peeker", np.int8),  # who peeked in this epoch, -1 nobody
-    ("peek_base", np.int8),  # deck position of the third peeked card
+    # The policy peek (at most one a game: only the 3rd fascist policy at 5-6 players grants it).
+    ("peeker", np.int8),  # the president who peeked, -1 nobody
+    ("peek_cards", np.int8, (3,)),  # what it saw, next first; -1 before the peek
+    ("peek_epoch", np.int8),  # the epoch the peek happened in, -1
+    ("peek_base", np.int8),  # deck position of the third peeked card in that epoch
+    ("peek_session", np.int8),  # the election whose session drew the peeked cards left on the deck, -1
+    ("peek_rest", np.int8),  # how many it drew, or how many a reshuffle took back (the rest went to chaos)
     ("winner", np.int8),  # -1, LIBERAL or FASCIST
     ("win_reason", np.int8),
     ("elections", np.int8),  # entries used in the h_* arrays
@@ -157,14 +179,19 @@ STATE = state_dtype([
 CONFIG = config_dtype([("claims", np.int8), ("hitler_knows", np.int8)])  # hitler_knows -1: auto
 
 # ---- the observation ------------------------------------------------------------------------
+# The seat's whole information state: its role and what it shows, the table now, what it holds or
+# peeked now, every election of the game (with what it saw itself in each), and per player the
+# track record a player keeps in mind. Counts are plain numbers, everything else 0/1.
 P, R = MAX_PLAYERS, HISTORY
 LAYOUT = Layout(
+    # -- who this seat is and what its role shows it
     ("seat", P, 0, 1, "one-hot: this seat"),
     ("in_game", P, 0, 1, "seats taking part (num_players)"),
     ("role", 3, 0, 1, "own role: liberal, fascist, Hitler"),
     ("party", 2, 0, 1, "own party membership: liberal, fascist (Hitler is fascist)"),
     ("known_roles", (P, 3), 0, 1, "roles this seat knows (own; fascists and an informed Hitler: all)"),
     ("investigation", (P, 2), 0, 1, "party memberships this seat saw by investigating"),
+    # -- the table now
     ("liberal_track", 6, 0, 1, "one-hot: liberal policies enacted 0..5"),
     ("fascist_track", 7, 0, 1, "one-hot: fascist policies enacted 0..6"),
     ("tracker", 3, 0, 1, "one-hot: election tracker 0..2"),
@@ -181,10 +208,14 @@ LAYOUT = Layout(
     ("veto_unlocked", 1, 0, 1, "5 fascist policies are enacted: the veto power exists"),
     ("phase", NUM_PHASES, 0, 1, "one-hot: the phase"),
     ("to_act", P, 0, 1, "one-hot: the seat to act"),
+    # -- private, now
+    ("my_ballot", 2, 0, 1, "ja, nein: this seat's own ballot in the running election (before the reveal)"),
     ("hand", 2, 0, 3, "liberal, fascist policies this seat holds now"),
     ("drawn", 2, 0, 3, "liberal, fascist among the 3 policies this seat drew as president in the last session"),
     ("passed", 2, 0, 2, "liberal, fascist passed to the chancellor in the last session (its president and chancellor)"),
     ("peek", (3, 2), 0, 1, "policies this seat peeked that are still on top of the deck, next first"),
+    ("peek_seen", (3, 2), 0, 1, "the 3 policies this seat saw with its policy peek, next first (kept all game)"),
+    # -- every election of the game, most recent first (row i: the (i+1)-th most recent)
     ("hist_valid", R, 0, 1, "history row i is the (i+1)-th most recent election"),
     ("hist_president", (R, P), 0, 1, "its president"),
     ("hist_nominee", (R, P), 0, 1, "its nominee"),
@@ -200,6 +231,20 @@ LAYOUT = Layout(
     ("hist_target", (R, P), 0, 1, "its target"),
     ("hist_investigation_claim", (R, 3), 0, 1, "president's claim of the investigation: liberal, fascist, no claim"),
     ("hist_peek_claim", (R, 5), 0, 1, "president's claim of the peek: 0..3 fascists, no claim"),
+    ("hist_drawn", (R, 2), 0, 3, "liberal, fascist among the 3 policies this seat drew as its president"),
+    ("hist_received", (R, 2), 0, 2, "liberal, fascist passed to its chancellor, if this seat was in that government"),
+    # -- per player, over the whole game
+    ("sessions", (P, 2), 0, MAX_ELECTIONS, "legislative sessions held as president, as chancellor"),
+    ("enacted_by", (P, 2, 2), 0, FASCIST_WIN,
+     "[as president, as chancellor][liberal, fascist]: policies enacted by its governments"),
+    ("ja_for", (P, 2), 0, LIBERAL_WIN + FASCIST_WIN - 1,
+     "its ja votes for governments that then enacted a liberal, a fascist policy"),
+    ("claim_conflicts", P, 0, MAX_ELECTIONS, "its sessions whose president and chancellor claims cannot both be true"),
+    ("false_claims", P, 0, MAX_ELECTIONS, "its claims the enacted policy proves false (0 fascists and a fascist enacted...)"),
+    ("lies_seen", P, 0, MAX_ELECTIONS, "its claims this seat knows are false: from its own cards, its peek, roles it knows"),
+    ("liberal_discards_seen", P, 0, MAX_ELECTIONS,
+     "liberal policies it discarded as chancellor, seen by this seat as the president who passed them"),
+    ("claimed_party", (P, 2), 0, 1, "the president who investigated it claimed it liberal, fascist"),
 )
 _O = {name: LAYOUT.offset(name) for name in LAYOUT.names}
 O_SEAT, O_IN_GAME, O_ROLE, O_PARTY = _O["seat"], _O["in_game"], _O["role"], _O["party"]
@@ -210,7 +255,8 @@ O_INVESTIGATED, O_PRESIDENT, O_NOMINEE, O_CHANCELLOR = (
     _O["investigated"], _O["president"], _O["nominee"], _O["chancellor"])
 O_NEXT, O_TERM, O_VETO_UNLOCKED, O_PHASE, O_TO_ACT = (
     _O["next_president"], _O["term_limited"], _O["veto_unlocked"], _O["phase"], _O["to_act"])
-O_HAND, O_DRAWN, O_PASSED, O_PEEK = _O["hand"], _O["drawn"], _O["passed"], _O["peek"]
+O_MY_BALLOT, O_HAND, O_DRAWN, O_PASSED = _O["my_ballot"], _O["hand"], _O["drawn"], _O["passed"]
+O_PEEK, O_PEEK_SEEN = _O["peek"], _O["peek_seen"]
 OH_VALID, OH_PRESIDENT, OH_NOMINEE, OH_JA, OH_NEIN = (
     _O["hist_valid"], _O["hist_president"], _O["hist_nominee"], _O["hist_ja"], _O["hist_nein"])
 OH_ELECTED, OH_POLICY, OH_CHAOS, OH_VETO = (
@@ -218,6 +264,10 @@ OH_ELECTED, OH_POLICY, OH_CHAOS, OH_VETO = (
 OH_PRES_CLAIM, OH_CHANC_CLAIM, OH_POWER, OH_TARGET = (
     _O["hist_president_claim"], _O["hist_chancellor_claim"], _O["hist_power"], _O["hist_target"])
 OH_INV_CLAIM, OH_PEEK_CLAIM = _O["hist_investigation_claim"], _O["hist_peek_claim"]
+OH_DRAWN, OH_RECEIVED = _O["hist_drawn"], _O["hist_received"]
+OS_SESSIONS, OS_ENACTED, OS_JA_FOR = _O["sessions"], _O["enacted_by"], _O["ja_for"]
+OS_CONFLICTS, OS_FALSE, OS_LIES, OS_DISCARDS, OS_CLAIMED = (
+    _O["claim_conflicts"], _O["false_claims"], _O["lies_seen"], _O["liberal_discards_seen"], _O["claimed_party"])
 
 
 def make_config(config):
@@ -286,6 +336,14 @@ def knows_all_roles(state, seat):
 
 
 @njit(cache=True)
+def peek_on_deck(state):
+    """How many peeked policies are still on top of the deck (they are the last of ``peek_cards``)."""
+    if state.peeker < 0 or state.peek_epoch != state.epoch:
+        return 0
+    return max(0, int(state.deck_size) - int(state.peek_base))
+
+
+@njit(cache=True)
 def holds_hand(state, seat):
     """Whether ``seat`` holds the session's policies now."""
     if state.phase == PRESIDENT_LEGISLATES:
@@ -332,6 +390,9 @@ def reset(state, config, seed):
     state.special_next = -1
     state.pending_power = NO_POWER
     state.peeker = -1
+    state.peek_cards[:] = UNSET
+    state.peek_epoch = -1
+    state.peek_session = -1
     state.winner = -1
     state.last_session = -1
     # The first president is random (the Mah Jong card); the rotation passes left from there.
@@ -421,6 +482,9 @@ def _reshuffle_if_short(state):
     """Fewer than 3 policies left: shuffle the discards into the deck; a new epoch begins."""
     if state.deck_size >= 3:
         return
+    left = peek_on_deck(state)
+    if left > 0:
+        state.peek_rest = left  # the peeked policies still on top go back into the pile
     state.epoch_remainder[state.epoch] = state.deck_size
     size = state.deck_size
     for _ in range(state.discard_lib):
@@ -436,7 +500,6 @@ def _reshuffle_if_short(state):
     state.epoch += 1
     state.epoch_lib[state.epoch] = NUM_LIBERAL_POLICIES - state.liberal_enacted
     state.epoch_fas[state.epoch] = NUM_FASCIST_POLICIES - state.fascist_enacted
-    state.peeker = -1  # what was peeked is shuffled away
 
 
 @njit(cache=True)
@@ -536,6 +599,10 @@ def _elect(state, e):
             return
         state.cleared[chancellor] = 1  # everybody now knows this player is not Hitler
     # The legislative session: the president draws the top three.
+    left = peek_on_deck(state)
+    if left > 0:  # with them the peeked policies still on the deck
+        state.peek_session = e
+        state.peek_rest = left
     lib = 0
     for _ in range(3):
         state.deck_size -= 1
@@ -632,7 +699,10 @@ def _begin_power(state):
     state.current_player = state.president
     if power == PEEK:
         state.peeker = state.president
+        state.peek_epoch = state.epoch
         state.peek_base = state.deck_size - 3
+        for i in range(3):
+            state.peek_cards[i] = state.deck[state.deck_size - 1 - i]
         if state.claims != 0:
             state.phase = PEEK_CLAIM
         else:
@@ -728,6 +798,16 @@ def step(state, action):
 
 @njit(cache=True)
 def observe(state, seat, out):
+    _observe_table(state, seat, out)
+    _observe_private(state, seat, out)
+    elections = int(state.elections)
+    for e in range(elections):
+        _observe_election(state, seat, e, elections - 1 - e, out)
+
+
+@njit(cache=True)
+def _observe_table(state, seat, out):
+    """Who the seat is, what its role shows it, and the public table now."""
     n = state.num_players
     out[O_SEAT + seat] = 1.0
     role = int(state.role[seat])
@@ -763,68 +843,198 @@ def observe(state, seat, out):
             out[O_NOMINEE + int(state.nominee)] = 1.0
         if state.chancellor >= 0:
             out[O_CHANCELLOR + int(state.chancellor)] = 1.0
+
+
+@njit(cache=True)
+def _observe_private(state, seat, out):
+    """Its ballot before the reveal, the cards it holds, its last session, its peek."""
+    if state.ballot[seat] != NO_BALLOT:
+        out[O_MY_BALLOT + int(state.ballot[seat]) - JA] = 1.0
     if holds_hand(state, seat):
         out[O_HAND] = state.hand_lib
         out[O_HAND + 1] = state.hand_fas
-    _observe_session(state, seat, out)
+    e = state.last_session
+    if e >= 0:
+        president = state.h_president[e]
+        if seat == president:
+            out[O_DRAWN] = state.h_drawn_lib[e]
+            out[O_DRAWN + 1] = 3 - state.h_drawn_lib[e]
+        if (seat == president or seat == state.h_nominee[e]) and state.h_passed_lib[e] >= 0:
+            out[O_PASSED] = state.h_passed_lib[e]
+            out[O_PASSED + 1] = 2 - state.h_passed_lib[e]
     if state.peeker == seat:
         for i in range(3):
-            pos = state.deck_size - 1 - i
-            if pos >= state.peek_base:
-                out[O_PEEK + 2 * i + int(state.deck[pos])] = 1.0
-    _observe_history(state, out)
+            out[O_PEEK_SEEN + 2 * i + int(state.peek_cards[i])] = 1.0
+        left = peek_on_deck(state)
+        for i in range(left):  # the last `left` peeked cards, the next one first
+            out[O_PEEK + 2 * i + int(state.peek_cards[3 - left + i])] = 1.0
 
 
 @njit(cache=True)
-def _observe_session(state, seat, out):
-    e = state.last_session
-    if e < 0:
+def _observe_election(state, seat, e, row, out):
+    """Election ``e`` into history row ``row`` (as the table saw it, with the cards ``seat`` saw
+    in it) and into the players' track records (one pass: this runs for every election at every
+    decision)."""
+    president, nominee = int(state.h_president[e]), int(state.h_nominee[e])
+    policy, chaos = int(state.h_policy[e]), state.h_chaos[e]
+    by_government = policy >= 0 and chaos == 0
+    out[OH_VALID + row] = 1.0
+    out[OH_PRESIDENT + row * P + president] = 1.0
+    out[OH_NOMINEE + row * P + nominee] = 1.0
+    for p in range(state.num_players):  # branch-free: ballots are as good as random to a CPU
+        out[OH_JA + row * P + p] = state.h_ballot[e, p] == JA
+        out[OH_NEIN + row * P + p] = state.h_ballot[e, p] == NEIN
+    if by_government:
+        for p in range(state.num_players):
+            out[OS_JA_FOR + 2 * p + policy] += state.h_ballot[e, p] == JA
+    out[OH_ELECTED + row] = state.h_elected[e]
+    out[OH_CHAOS + row] = chaos
+    if policy >= 0:
+        out[OH_POLICY + 2 * row + policy] = 1.0
+    if state.h_veto[e] > 0:
+        out[OH_VETO + 2 * row + int(state.h_veto[e]) - 1] = 1.0
+    pres_claim, chanc_claim = int(state.h_pres_claim[e]), int(state.h_chanc_claim[e])
+    if pres_claim >= 0:
+        out[OH_PRES_CLAIM + 5 * row + pres_claim] = 1.0
+    if chanc_claim >= 0:
+        out[OH_CHANC_CLAIM + 4 * row + chanc_claim] = 1.0
+        if 0 <= pres_claim <= 3 and chanc_claim <= 2 and chanc_claim != pres_claim and chanc_claim != pres_claim - 1:
+            out[OS_CONFLICTS + president] += 1.0  # the 2 passed hold pres_claim or pres_claim - 1 fascists
+            out[OS_CONFLICTS + nominee] += 1.0
+    if state.h_power[e] != NO_POWER:
+        _observe_power(state, seat, e, row, out)
+    if state.h_session[e] == 0:
         return
-    president = state.h_president[e]
-    if seat == president:
-        out[O_DRAWN] = state.h_drawn_lib[e]
-        out[O_DRAWN + 1] = 3 - state.h_drawn_lib[e]
-    if (seat == president or seat == state.h_nominee[e]) and state.h_passed_lib[e] >= 0:
-        out[O_PASSED] = state.h_passed_lib[e]
-        out[O_PASSED + 1] = 2 - state.h_passed_lib[e]
+    out[OS_SESSIONS + 2 * president] += 1.0
+    out[OS_SESSIONS + 2 * nominee + 1] += 1.0
+    if by_government:
+        out[OS_ENACTED + 4 * president + policy] += 1.0
+        out[OS_ENACTED + 4 * nominee + 2 + policy] += 1.0
+        out[OS_FALSE + president] += _refuted_by_policy(pres_claim, 3, policy)
+        out[OS_FALSE + nominee] += _refuted_by_policy(chanc_claim, 2, policy)
+    if seat == president or seat == nominee or seat == state.peeker and e == state.peek_session:
+        _observe_own_session(state, seat, e, row, out)
 
 
 @njit(cache=True)
-def _observe_history(state, out):
-    n = state.num_players
-    rows = min(HISTORY, state.elections)
-    for i in range(rows):
-        e = state.elections - 1 - i
-        out[OH_VALID + i] = 1.0
-        out[OH_PRESIDENT + i * P + int(state.h_president[e])] = 1.0
-        out[OH_NOMINEE + i * P + int(state.h_nominee[e])] = 1.0
-        for p in range(n):
-            ballot = state.h_ballot[e, p]
-            if ballot == JA:
-                out[OH_JA + i * P + p] = 1.0
-            elif ballot == NEIN:
-                out[OH_NEIN + i * P + p] = 1.0
-        out[OH_ELECTED + i] = state.h_elected[e]
-        if state.h_policy[e] >= 0:
-            out[OH_POLICY + 2 * i + int(state.h_policy[e])] = 1.0
-        out[OH_CHAOS + i] = state.h_chaos[e]
-        if state.h_veto[e] > 0:
-            out[OH_VETO + 2 * i + int(state.h_veto[e]) - 1] = 1.0
-        if state.h_pres_claim[e] >= 0:
-            out[OH_PRES_CLAIM + 5 * i + int(state.h_pres_claim[e])] = 1.0
-        if state.h_chanc_claim[e] >= 0:
-            out[OH_CHANC_CLAIM + 4 * i + int(state.h_chanc_claim[e])] = 1.0
-        power = int(state.h_power[e])
-        if power >= 0:
-            out[OH_POWER + 4 * i + power] = 1.0
-            if state.h_target[e] >= 0:
-                out[OH_TARGET + i * P + int(state.h_target[e])] = 1.0
-            claim = int(state.h_power_claim[e])
-            if claim >= 0:
-                if power == INVESTIGATE:
-                    out[OH_INV_CLAIM + 3 * i + claim] = 1.0
-                else:
-                    out[OH_PEEK_CLAIM + 5 * i + claim] = 1.0
+def _observe_power(state, seat, e, row, out):
+    """The power used in election ``e``: history row, investigation claims, lies ``seat`` sees."""
+    power, target, claim = int(state.h_power[e]), int(state.h_target[e]), int(state.h_power_claim[e])
+    out[OH_POWER + 4 * row + power] = 1.0
+    if target >= 0:
+        out[OH_TARGET + row * P + target] = 1.0
+    if claim >= 0:
+        if power == INVESTIGATE:
+            out[OH_INV_CLAIM + 3 * row + claim] = 1.0
+            if target >= 0 and claim <= FASCIST:
+                out[OS_CLAIMED + 2 * target + claim] = 1.0
+        else:
+            out[OH_PEEK_CLAIM + 5 * row + claim] = 1.0
+    president = int(state.h_president[e])
+    if seat != president:
+        out[OS_LIES + president] += _power_claim_refuted(state, seat, e)
+
+
+@njit(cache=True)
+def _observe_own_session(state, seat, e, row, out):
+    """A session ``seat`` saw cards of (as president, chancellor, or peeker of its hand): what it
+    saw, and the claims and discards that contradict it."""
+    president, nominee = int(state.h_president[e]), int(state.h_nominee[e])
+    if seat == president:
+        out[OH_DRAWN + 2 * row] = state.h_drawn_lib[e]
+        out[OH_DRAWN + 2 * row + 1] = 3 - state.h_drawn_lib[e]
+        if state.h_chanc_discard[e, 0] == LIBERAL and state.h_veto[e] != 1:
+            out[OS_DISCARDS + nominee] += 1.0  # it passed a liberal, and the chancellor threw it away
+    passed = state.h_passed_lib[e]
+    if passed >= 0 and (seat == president or seat == nominee):
+        out[OH_RECEIVED + 2 * row] = passed
+        out[OH_RECEIVED + 2 * row + 1] = 2 - passed
+    if seat != president:
+        out[OS_LIES + president] += _outside(int(state.h_pres_claim[e]), 3, _drawn_fascists(state, seat, e))
+    if seat != nominee:
+        out[OS_LIES + nominee] += _outside(int(state.h_chanc_claim[e]), 2, _received_fascists(state, seat, e))
+
+
+@njit(cache=True)
+def _refuted_by_policy(claim, cards, policy):
+    """1 if claiming ``claim`` fascists among ``cards`` contradicts enacting ``policy`` from them."""
+    if policy == FASCIST:
+        return 1 if claim == 0 else 0
+    return 1 if claim == cards else 0
+
+
+@njit(cache=True)
+def _outside(claim, cards, bounds):
+    """1 if a claim of ``claim`` fascists among ``cards`` (no claim: skipped) lies outside ``bounds``."""
+    low, high = bounds
+    return 1 if 0 <= claim <= cards and (claim < low or claim > high) else 0
+
+
+@njit(cache=True)
+def _peeked_drawn(state):
+    """(liberal, fascist) among the peeked policies that session ``peek_session`` drew."""
+    lib = 0
+    for i in range(3 - state.peek_rest, 3):
+        lib += state.peek_cards[i] == LIBERAL
+    return lib, int(state.peek_rest) - lib
+
+
+@njit(cache=True)
+def _drawn_fascists(state, seat, e):
+    """The fascists among the 3 policies session ``e`` drew, as far as ``seat`` knows: (low, high)."""
+    if state.h_session[e] == 0:
+        return 0, 3
+    if seat == state.h_president[e]:
+        fascists = 3 - int(state.h_drawn_lib[e])
+        return fascists, fascists
+    low, high = 0, 3
+    passed = int(state.h_passed_lib[e])
+    if seat == state.h_nominee[e] and passed >= 0:  # the 2 it received and the 1 it did not see
+        low, high = 2 - passed, 3 - passed
+    if seat == state.peeker and e == state.peek_session:  # the peeked policies it drew
+        lib, fas = _peeked_drawn(state)
+        low, high = max(low, fas), min(high, 3 - lib)
+    return low, high
+
+
+@njit(cache=True)
+def _received_fascists(state, seat, e):
+    """The fascists among the 2 policies session ``e``'s chancellor received, as far as ``seat`` knows."""
+    passed = int(state.h_passed_lib[e])
+    if passed >= 0 and (seat == state.h_president[e] or seat == state.h_nominee[e]):
+        return 2 - passed, 2 - passed
+    low, high = _drawn_fascists(state, seat, e)
+    return max(0, low - 1), min(2, high)
+
+
+@njit(cache=True)
+def _peek_chaos(state):
+    """How many peeked policies chaos enactments took (the first ones: public)."""
+    return 3 - peek_on_deck(state) - int(state.peek_rest)
+
+
+@njit(cache=True)
+def _power_claim_refuted(state, seat, e):
+    """1 if ``seat`` knows the power claim of election ``e`` (not its own) is false."""
+    claim = int(state.h_power_claim[e])
+    if state.h_power[e] == INVESTIGATE:
+        target = int(state.h_target[e])
+        knows = target == seat or knows_all_roles(state, seat)
+        return 1 if knows and 0 <= claim <= FASCIST and claim != party_of(state.role[target]) else 0
+    if state.h_power[e] != PEEK or not 0 <= claim <= 3:
+        return 0
+    # The peeked policies that chaos enacted are public; those a session drew, its members bound.
+    chaos = _peek_chaos(state)
+    fascists = 0
+    for i in range(chaos):
+        fascists += state.peek_cards[i] == FASCIST
+    rest = 3 - chaos
+    low, high = fascists, fascists + rest
+    if state.peek_session >= 0:
+        drawn_low, drawn_high = _drawn_fascists(state, seat, state.peek_session)
+        low += max(0, drawn_low - (3 - rest))
+        high = fascists + min(rest, drawn_high)
+    return 1 if claim < low or claim > high else 0
 
 
 # ---- determinization -------------------------------------------------------------------------
@@ -838,8 +1048,10 @@ def determinize(state, seat, seed):
     role shows it, its investigations and the public facts (players proven not Hitler). Cards are
     resampled epoch by epoch: within an epoch every card whose type the seat has not seen (others'
     discards, hands it does not hold, deck positions it has not peeked) is dealt uniformly from
-    the epoch's public composition minus the cards it has seen. The generator is then reseeded
-    from ``seed`` so that no true future randomness leaks.
+    the epoch's public composition minus the cards it has seen; for the peeker, conditioned on the
+    peeked policies being in the hand that drew them (or in what a reshuffle took back). Another
+    seat's record of the peek is then made to fit the new cards. The generator is reseeded from
+    ``seed`` first, so that no true future randomness leaks.
     """
     seed_rng(state, seed)  # everything drawn below comes from `seed` alone
     if not knows_all_roles(state, seat):
@@ -850,6 +1062,8 @@ def determinize(state, seat, seed):
                 state.ballot[p] = JA if randint(state, 2) == 0 else NEIN
     for epoch in range(state.epoch + 1):
         _resample_epoch(state, seat, epoch)
+    if state.peeker >= 0 and seat != state.peeker:
+        _resample_peek(state)
 
 
 @njit(cache=True)
@@ -887,6 +1101,57 @@ def _resample_roles(state, seat):
 
 @njit(cache=True)
 def _resample_epoch(state, seat, epoch):
+    """Deal the epoch's unseen cards; the peeker's deals are redrawn until its peek fits (exact)."""
+    _deal_epoch(state, seat, epoch)
+    if seat == state.peeker and epoch == state.peek_epoch and state.peek_rest > 0:
+        while not _peek_fits(state):
+            _deal_epoch(state, seat, epoch)
+
+
+@njit(cache=True)
+def _remainder_lib(state, epoch):
+    """Liberals among what was left of a past epoch's deck when it was reshuffled."""
+    lib = int(state.epoch_lib[epoch]) - int(state.epoch_chaos_lib[epoch])
+    for e in range(state.elections):
+        if state.h_session[e] != 0 and state.h_epoch[e] == epoch:
+            lib -= state.h_drawn_lib[e]
+    return lib
+
+
+@njit(cache=True)
+def _peek_fits(state):
+    """Whether the peeked policies that left the deck with a draw or a reshuffle are where they went."""
+    lib, fas = _peeked_drawn(state)
+    if state.peek_session >= 0:
+        have_lib, have = int(state.h_drawn_lib[state.peek_session]), 3
+    else:
+        have_lib, have = _remainder_lib(state, state.peek_epoch), int(state.epoch_remainder[state.peek_epoch])
+    return lib <= have_lib and fas <= have - have_lib
+
+
+@njit(cache=True)
+def _resample_peek(state):
+    """Another seat's view: the peeked policies become those now in their places (chaos's stay)."""
+    left = peek_on_deck(state)
+    for i in range(left):
+        state.peek_cards[3 - left + i] = state.deck[state.deck_size - 1 - i]
+    rest = int(state.peek_rest)
+    if left > 0 or rest == 0:
+        return
+    if state.peek_session >= 0:  # `rest` of the 3 the session drew, which ones unknown
+        lib, size = int(state.h_drawn_lib[state.peek_session]), 3
+    else:  # `rest` of what a reshuffle took back
+        lib, size = _remainder_lib(state, state.peek_epoch), int(state.epoch_remainder[state.peek_epoch])
+    cards = np.empty(3, np.int8)
+    for i in range(size):
+        cards[i] = LIBERAL if i < lib else FASCIST
+    shuffle(state, cards, size)
+    for i in range(rest):
+        state.peek_cards[3 - rest + i] = cards[i]
+
+
+@njit(cache=True)
+def _deal_epoch(state, seat, epoch):
     current = epoch == state.epoch
     pool_lib = state.epoch_lib[epoch] - state.epoch_chaos_lib[epoch]
     pool_fas = state.epoch_fas[epoch] - state.epoch_chaos_fas[epoch]
@@ -919,7 +1184,7 @@ def _resample_epoch(state, seat, epoch):
             pool_fas -= state.hand_fas
         else:
             slots += state.hand_lib + state.hand_fas
-        if state.peeker == seat:
+        if state.peeker == seat and peek_on_deck(state) > 0:
             peek_from = state.peek_base
             for pos in range(state.peek_base, state.deck_size):
                 if state.deck[pos] == LIBERAL:
@@ -992,4 +1257,698 @@ def _recount_sessions(state, epoch):
         state.discard_fas = fas_discards
 
 
-register_engine(STATE, reset=reset, legal_mask=legal_mask, step=step, observe=observe, determinize=determinize)
+# ---- a record the rules can reach (check_records) ------------------------------------------
+
+_SEAT, _SEAT_OR_NONE = (0, MAX_PLAYERS - 1), (-1, MAX_PLAYERS - 1)
+_EPOCH = (0, 15)  # an epoch spends >= 6 policies and a game at most 65: 10 epochs at most
+_ELECTION_OR_NONE = (-1, MAX_ELECTIONS - 1)
+#: The inclusive range of every element of each game field (unused entries are 0).
+STATE_BOUNDS = {
+    "phase": (0, NUM_PHASES - 1), "claims": (0, 1), "hitler_knows": (0, 1),
+    "role": (LIBERAL, HITLER), "alive": (0, 1), "living": (3, MAX_PLAYERS), "cleared": (0, 1),
+    "investigator": _SEAT_OR_NONE,
+    "liberal_enacted": (0, LIBERAL_WIN), "fascist_enacted": (0, FASCIST_WIN), "tracker": (0, CHAOS - 1),
+    "deck": (LIBERAL, FASCIST), "deck_size": (0, DECK_CARDS),
+    "discard_lib": (0, NUM_LIBERAL_POLICIES), "discard_fas": (0, NUM_FASCIST_POLICIES),
+    "hand_lib": (0, 3), "hand_fas": (0, 3),
+    "president": _SEAT, "nominee": _SEAT_OR_NONE, "chancellor": _SEAT_OR_NONE,
+    "last_president": _SEAT_OR_NONE, "last_chancellor": _SEAT_OR_NONE, "rotation": _SEAT,
+    "special_next": (-1, -1),  # set and used within the step that calls the special election
+    "ballot": (NO_BALLOT, NEIN), "veto_refused": (0, 1), "pending_power": (NO_POWER, EXECUTE),
+    "peeker": _SEAT_OR_NONE, "peek_cards": (UNSET, FASCIST), "peek_epoch": (-1, _EPOCH[1]),
+    "peek_base": (0, DECK_CARDS - 3), "peek_session": _ELECTION_OR_NONE, "peek_rest": (0, 3),
+    "winner": (-1, FASCIST), "win_reason": (NOT_OVER, HITLER_ELECTED),
+    "elections": (0, MAX_ELECTIONS), "last_session": _ELECTION_OR_NONE, "epoch": _EPOCH,
+    "epoch_lib": (0, NUM_LIBERAL_POLICIES), "epoch_fas": (0, NUM_FASCIST_POLICIES),
+    "epoch_chaos_lib": (0, LIBERAL_WIN), "epoch_chaos_fas": (0, FASCIST_WIN), "epoch_remainder": (0, 2),
+    "h_president": _SEAT, "h_nominee": _SEAT, "h_ballot": (NO_BALLOT, NEIN), "h_elected": (0, 1),
+    "h_policy": (UNSET, FASCIST), "h_chaos": (0, 1), "h_veto": (0, 2), "h_pres_claim": (UNSET, 4),
+    "h_chanc_claim": (UNSET, 3), "h_power": (NO_POWER, EXECUTE), "h_target": _SEAT_OR_NONE,
+    "h_power_claim": (UNSET, 4), "h_session": (0, 1), "h_epoch": (-1, _EPOCH[1]), "h_drawn_lib": (UNSET, 3),
+    "h_passed_lib": (UNSET, 2), "h_pres_discard": (UNSET, FASCIST), "h_chanc_discard": (UNSET, FASCIST),
+}
+
+STATE_PROBLEMS = (
+    "ok",
+    "roles do not fit the player count (one Hitler, the ordinary fascists, the rest liberal; unused seats blank)",
+    "alive and living disagree, or more than two players were executed, or Hitler is dead in a running game",
+    "the 17 policies are not accounted for exactly once (deck + discard pile + hand + tracks: 6 liberal, 11 fascist)",
+    "the hand does not fit the phase (3 policies while the president legislates, 2 with the chancellor or a veto, "
+    "none otherwise)",
+    "phase and current_player disagree (the president acts, or the chancellor, or the next living voter)",
+    "president, nominee or chancellor do not fit the phase (living, eligible, the government just elected)",
+    "the ballots of the running election are not exactly those of the seats that have voted so far",
+    "the draw pile holds fewer than 3 policies outside a legislative session",
+    "history entries beyond `elections` are not blank",
+    "an election entry is malformed (its seats, ballots and result, session cards, claims or power)",
+    "the history does not replay: the presidency, the voters, the tracker, chaos enactments, vetoes, powers and "
+    "tracks must follow from it",
+    "the public facts do not follow from the history (executed, investigated, proven not Hitler, last government, "
+    "last session)",
+    "the epoch bookkeeping does not add up (each epoch: 3 policies a session, chaos, what was left; the next "
+    "epoch's deck; the discard pile is this epoch's discards; the hand is the running session's)",
+    "the peek bookkeeping does not fit the history, the deck or the hand that drew the peeked policies",
+    "a pending power, the veto flags or a claim phase do not fit the game (options, band, phase, targets left)",
+    "the end of the game does not fit (winner, reason, tracks, Hitler's fate and the rewards must agree)",
+)
+(BAD_ROLES, BAD_ALIVE, BAD_POLICIES, BAD_HAND, BAD_TURN, BAD_GOVERNMENT, BAD_BALLOTS, BAD_DECK, BAD_BLANK,
+ BAD_ENTRY, BAD_REPLAY, BAD_FACTS, BAD_EPOCHS, BAD_PEEK, BAD_FLAGS, BAD_END) = range(1, len(STATE_PROBLEMS))
+# The seat each phase waits for (the election: the next voter).
+_PRESIDENT_PHASES = (NOMINATION, PRESIDENT_LEGISLATES, VETO, PRESIDENT_CLAIM, INVESTIGATION, INVESTIGATION_CLAIM,
+                     PEEK_CLAIM, SPECIAL_ELECTION, EXECUTION)
+# Phases of an elected government (its session, claims and power).
+_GOVERNMENT_PHASES = (PRESIDENT_LEGISLATES, CHANCELLOR_LEGISLATES, VETO, PRESIDENT_CLAIM, CHANCELLOR_CLAIM,
+                      INVESTIGATION, INVESTIGATION_CLAIM, PEEK_CLAIM, SPECIAL_ELECTION, EXECUTION)
+_POWER_OF_PHASE = np.array([NO_POWER] * INVESTIGATION + [INVESTIGATE, INVESTIGATE, PEEK, SPECIAL, EXECUTE, NO_POWER],
+                           np.int8)
+
+
+@njit(cache=True)
+def check_state(state):
+    """0 if the record is a game the rules can reach, else the code of its first problem."""
+    # In this order: each check may rely on the ones before it.
+    if not _roles_ok(state):
+        return BAD_ROLES
+    if not _alive_ok(state):
+        return BAD_ALIVE
+    if not _policies_ok(state):
+        return BAD_POLICIES
+    if not _hand_ok(state):
+        return BAD_HAND
+    if not _turn_ok(state):
+        return BAD_TURN
+    if not _government_ok(state):
+        return BAD_GOVERNMENT
+    if not _ballots_ok(state):
+        return BAD_BALLOTS
+    if not _deck_ok(state):
+        return BAD_DECK
+    if not _blank_history_ok(state):
+        return BAD_BLANK
+    for e in range(state.elections):
+        if not _entry_ok(state, e):
+            return BAD_ENTRY
+    if not _presidency_ok(state):
+        return BAD_REPLAY
+    code = _replay(state)  # BAD_REPLAY or BAD_FACTS
+    if code != 0:
+        return code
+    if not _epochs_ok(state):
+        return BAD_EPOCHS
+    if not _peek_ok(state):
+        return BAD_PEEK
+    if not _flags_ok(state):
+        return BAD_FLAGS
+    if not _end_ok(state):
+        return BAD_END
+    return 0
+
+
+@njit(cache=True)
+def _roles_ok(state):
+    n = state.num_players
+    counts = np.zeros(3, np.int64)
+    for p in range(n):
+        counts[state.role[p]] += 1
+    for p in range(n, MAX_PLAYERS):  # unused seats stay as reset left them
+        if (state.role[p] != 0 or state.alive[p] != 0 or state.cleared[p] != 0 or state.investigator[p] != 0
+                or state.ballot[p] != NO_BALLOT):
+            return False
+    fascists = fascists_without_hitler(n)
+    return counts[HITLER] == 1 and counts[FASCIST] == fascists and counts[LIBERAL] == n - 1 - fascists
+
+
+@njit(cache=True)
+def _hitler(state):
+    for p in range(state.num_players):
+        if state.role[p] == HITLER:
+            return p
+    return -1
+
+
+@njit(cache=True)
+def _alive_ok(state):
+    n = state.num_players
+    living = 0
+    for p in range(n):
+        living += state.alive[p]
+    hitler_dead = state.alive[_hitler(state)] == 0
+    return living == state.living and living >= n - 2 and (state.terminal != 0 or not hitler_dead)
+
+
+@njit(cache=True)
+def _policies_ok(state):
+    lib = int(state.discard_lib) + int(state.hand_lib) + int(state.liberal_enacted)
+    fas = int(state.discard_fas) + int(state.hand_fas) + int(state.fascist_enacted)
+    for i in range(state.deck_size):
+        if state.deck[i] == LIBERAL:
+            lib += 1
+        else:
+            fas += 1
+    return lib == NUM_LIBERAL_POLICIES and fas == NUM_FASCIST_POLICIES
+
+
+@njit(cache=True)
+def _hand_ok(state):
+    held = int(state.hand_lib) + int(state.hand_fas)
+    if state.phase == PRESIDENT_LEGISLATES:
+        return held == 3
+    if state.phase == CHANCELLOR_LEGISLATES or state.phase == VETO:
+        return held == 2
+    return held == 0
+
+
+@njit(cache=True)
+def _turn_ok(state):
+    phase = state.phase
+    if (state.terminal != 0) != (phase == GAME_OVER):
+        return False
+    if phase == GAME_OVER:
+        return True
+    if phase == ELECTION:
+        return state.alive[state.current_player] != 0
+    if phase == CHANCELLOR_LEGISLATES or phase == CHANCELLOR_CLAIM:
+        return state.current_player == state.chancellor
+    return state.current_player == state.president
+
+
+@njit(cache=True)
+def _is_living_seat(state, seat):
+    return 0 <= seat < state.num_players and state.alive[seat] != 0
+
+
+@njit(cache=True)
+def _government_ok(state):
+    n = state.num_players
+    if state.rotation >= n or state.last_president >= n or state.last_chancellor >= n:
+        return False
+    phase = state.phase
+    if phase == GAME_OVER:
+        return True
+    if not _is_living_seat(state, state.president):
+        return False
+    if phase == NOMINATION:
+        return state.nominee == -1 and state.chancellor == -1
+    if state.elections == 0:
+        return False
+    nominee = state.nominee
+    last = state.elections - 1  # the running election or the government it elected
+    if state.h_president[last] != state.president or state.h_nominee[last] != nominee:
+        return False
+    if not _is_living_seat(state, nominee) or nominee == state.president:
+        return False
+    if phase == ELECTION:
+        return state.chancellor == -1 and not term_limited(state, nominee)
+    # An elected government: the last one (unless a veto threw the country into chaos).
+    if state.h_chaos[state.elections - 1] != 0:
+        return state.chancellor == nominee and state.last_president == -1 and state.last_chancellor == -1
+    return (state.chancellor == nominee and state.last_president == state.president
+            and state.last_chancellor == nominee)
+
+
+@njit(cache=True)
+def _ballots_ok(state):
+    n = state.num_players
+    if state.phase != ELECTION:
+        for p in range(n):
+            if state.ballot[p] != NO_BALLOT:
+                return False
+        return True
+    for p in range(n):
+        if state.alive[p] == 0 and state.ballot[p] != NO_BALLOT:
+            return False
+    # From the president leftwards every living seat has voted, up to the one to act.
+    voted = True
+    p = int(state.president)
+    for _ in range(state.living):
+        if p == state.current_player:
+            voted = False
+        if (state.ballot[p] != NO_BALLOT) != voted:
+            return False
+        p = next_living(state, p)
+    return not voted  # the seat to act was met
+
+
+@njit(cache=True)
+def _deck_ok(state):
+    phase = state.phase
+    drawn = phase == PRESIDENT_LEGISLATES or phase == CHANCELLOR_LEGISLATES or phase == VETO
+    return state.terminal != 0 or drawn or state.deck_size >= 3
+
+
+@njit(cache=True)
+def _blank_history_ok(state):
+    for e in range(state.elections, HISTORY_CAP):
+        if (state.h_president[e] != 0 or state.h_nominee[e] != 0 or state.h_elected[e] != 0
+                or state.h_policy[e] != 0 or state.h_chaos[e] != 0 or state.h_veto[e] != 0
+                or state.h_pres_claim[e] != 0 or state.h_chanc_claim[e] != 0 or state.h_power[e] != 0
+                or state.h_target[e] != 0 or state.h_power_claim[e] != 0 or state.h_session[e] != 0
+                or state.h_epoch[e] != 0 or state.h_drawn_lib[e] != 0 or state.h_passed_lib[e] != 0
+                or state.h_pres_discard[e] != 0 or state.h_chanc_discard[e, 0] != 0
+                or state.h_chanc_discard[e, 1] != 0):
+            return False
+        for p in range(MAX_PLAYERS):
+            if state.h_ballot[e, p] != NO_BALLOT:
+                return False
+    return True
+
+
+@njit(cache=True)
+def _entry_ok(state, e):
+    """Election ``e`` on its own: seats, ballots and result, the session's cards, claims, power."""
+    n = state.num_players
+    president, nominee = int(state.h_president[e]), int(state.h_nominee[e])
+    if president >= n or nominee >= n or president == nominee:
+        return False
+    for p in range(n, MAX_PLAYERS):
+        if state.h_ballot[e, p] != NO_BALLOT:
+            return False
+    last = e == state.elections - 1
+    if last and state.phase == ELECTION:  # the vote is running: nothing is known yet
+        return (_ballots_blank(state, e) and state.h_elected[e] == 0 and state.h_session[e] == 0
+                and _session_blank(state, e) and state.h_policy[e] == UNSET and state.h_chaos[e] == 0
+                and _power_blank(state, e))
+    ja, nein = 0, 0
+    for p in range(n):
+        ja += state.h_ballot[e, p] == JA
+        nein += state.h_ballot[e, p] == NEIN
+    if (state.h_ballot[e, president] == NO_BALLOT or state.h_ballot[e, nominee] == NO_BALLOT
+            or state.h_elected[e] != (1 if 2 * ja > ja + nein else 0)):
+        return False
+    if state.h_session[e] == 0:
+        return _session_blank(state, e) and (state.h_policy[e] == UNSET) == (state.h_chaos[e] == 0) \
+            and _power_blank(state, e)
+    return state.h_elected[e] == 1 and _session_ok(state, e, last) and _claims_ok(state, e, last) \
+        and _power_entry_ok(state, e, last)
+
+
+@njit(cache=True)
+def _ballots_blank(state, e):
+    for p in range(MAX_PLAYERS):
+        if state.h_ballot[e, p] != NO_BALLOT:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _session_blank(state, e):
+    return (state.h_veto[e] == 0 and state.h_pres_claim[e] == UNSET and state.h_chanc_claim[e] == UNSET
+            and state.h_epoch[e] == -1 and state.h_drawn_lib[e] == UNSET and state.h_passed_lib[e] == UNSET
+            and state.h_pres_discard[e] == UNSET and state.h_chanc_discard[e, 0] == UNSET
+            and state.h_chanc_discard[e, 1] == UNSET)
+
+
+@njit(cache=True)
+def _power_blank(state, e):
+    return state.h_power[e] == NO_POWER and state.h_target[e] == UNSET and state.h_power_claim[e] == UNSET
+
+
+@njit(cache=True)
+def _session_ok(state, e, last):
+    """The cards of a session add up: drawn = passed + the president's discard, passed = the
+    chancellor's discard + the enacted policy (both discarded on a veto)."""
+    phase = state.phase
+    if state.h_epoch[e] < 0 or state.h_epoch[e] > state.epoch or state.h_drawn_lib[e] < 0:
+        return False
+    drawn, passed = int(state.h_drawn_lib[e]), int(state.h_passed_lib[e])
+    first, second = state.h_chanc_discard[e, 0], state.h_chanc_discard[e, 1]
+    running = last and (phase == PRESIDENT_LEGISLATES or phase == CHANCELLOR_LEGISLATES or phase == VETO)
+    if state.h_pres_discard[e] == UNSET:  # the president still holds the three
+        return (running and phase == PRESIDENT_LEGISLATES and passed == UNSET and first == UNSET
+                and second == UNSET and state.h_policy[e] == UNSET and state.h_veto[e] == 0)
+    if passed != drawn - int(state.h_pres_discard[e] == LIBERAL) or not 0 <= passed <= 2:
+        return False
+    if first == UNSET:  # the chancellor still holds the two
+        return (running and phase != PRESIDENT_LEGISLATES and second == UNSET and state.h_policy[e] == UNSET
+                and (state.h_veto[e] == 2) == (state.veto_refused != 0))
+    if running:
+        return False
+    if state.h_veto[e] == 1:  # both discarded; a policy now can only be chaos's
+        return (second != UNSET and passed == int(first == LIBERAL) + int(second == LIBERAL)
+                and (state.h_policy[e] == UNSET) == (state.h_chaos[e] == 0))
+    return (second == UNSET and state.h_policy[e] != UNSET and state.h_chaos[e] == 0
+            and passed == int(first == LIBERAL) + int(state.h_policy[e] == LIBERAL))
+
+
+@njit(cache=True)
+def _claims_ok(state, e, last):
+    """Claims follow a finished session (when claims are played): the president's, then the chancellor's."""
+    pres, chanc = int(state.h_pres_claim[e]), int(state.h_chanc_claim[e])
+    if state.claims == 0 or state.h_chanc_discard[e, 0] == UNSET:
+        return pres == UNSET and chanc == UNSET
+    if not last:  # the game went on after the session, so both claimed
+        return pres != UNSET and chanc != UNSET
+    if state.phase == PRESIDENT_CLAIM or state.terminal != 0 and pres == UNSET:
+        return pres == UNSET and chanc == UNSET  # (a session that ended the game has no claims)
+    if state.phase == CHANCELLOR_CLAIM:
+        return pres != UNSET and chanc == UNSET
+    return pres != UNSET and chanc != UNSET
+
+
+@njit(cache=True)
+def _power_entry_ok(state, e, last):
+    """A power's target and claim fit the power (which power it was, the replay checks)."""
+    power, target, claim = int(state.h_power[e]), int(state.h_target[e]), int(state.h_power_claim[e])
+    if power == NO_POWER:
+        return target == UNSET and claim == UNSET
+    if target == state.h_president[e] or target >= state.num_players:
+        return False
+    pending = last and state.terminal == 0 and _POWER_OF_PHASE[state.phase] == power
+    if power == PEEK:  # no target; the claim while claims are played
+        return target == UNSET and _power_claim_ok(state, claim, 4, pending and state.phase == PEEK_CLAIM)
+    if target == UNSET:  # the president is choosing now
+        return pending and state.phase != INVESTIGATION_CLAIM and claim == UNSET
+    if power != INVESTIGATE or pending and state.phase == INVESTIGATION:
+        return claim == UNSET and not pending
+    return _power_claim_ok(state, claim, 2, pending)
+
+
+@njit(cache=True)
+def _power_claim_ok(state, claim, no_claim, waiting):
+    if state.claims == 0 or waiting:
+        return claim == UNSET
+    return 0 <= claim <= no_claim
+
+
+@njit(cache=True)
+def _living_left_of(alive, seat, n):
+    for k in range(1, n + 1):
+        p = (seat + k) % n
+        if alive[p] != 0:
+            return p
+    return -1
+
+
+@njit(cache=True)
+def _presidency_ok(state):
+    """The presidency passes left among the living from the first president (a special election's
+    choice in between), the rotation with it; exactly the players living at an election voted."""
+    n = state.num_players
+    alive = np.zeros(MAX_PLAYERS, np.int8)
+    alive[:n] = 1
+    rotation, special = int(state.president), -1  # for a game without elections yet
+    for e in range(state.elections + 1):
+        now = e == state.elections  # a president nominating now (not yet in the history)
+        if now and (state.terminal != 0 or state.phase != NOMINATION):
+            return state.terminal != 0 or state.rotation == rotation
+        president = int(state.president) if now else int(state.h_president[e])
+        if e == 0:
+            rotation = president
+        elif special >= 0:
+            if president != special:
+                return False
+        else:
+            rotation = _living_left_of(alive, rotation, n)
+            if president != rotation:
+                return False
+        if now:
+            return state.rotation == rotation
+        if not (e == state.elections - 1 and state.phase == ELECTION):  # its ballots are public
+            for p in range(n):
+                if (state.h_ballot[e, p] != NO_BALLOT) != (alive[p] != 0):
+                    return False
+        target = int(state.h_target[e])
+        special = target if state.h_power[e] == SPECIAL else -1
+        if state.h_power[e] == EXECUTE and target >= 0:
+            alive[target] = 0
+    return True
+
+
+@njit(cache=True)
+def _replay(state):
+    """Replay the history: the tracker, chaos, vetoes and powers must follow from it, the tracks
+    and the public facts (executions, investigations, proven not Hitler, the last government) too."""
+    n = state.num_players
+    band = power_band(n)
+    tracker, lib, fas, executions = 0, 0, 0, 0
+    last_president, last_chancellor, last_session = -1, -1, -1
+    cleared = np.zeros(MAX_PLAYERS, np.int8)
+    investigator = np.full(MAX_PLAYERS, -1, np.int64)
+    for e in range(state.elections):
+        if lib == LIBERAL_WIN or fas == FASCIST_WIN:
+            return BAD_REPLAY  # the game ended before this election
+        president, nominee = int(state.h_president[e]), int(state.h_nominee[e])
+        if nominee == last_chancellor or nominee == last_president and n - executions > 5:
+            return BAD_REPLAY  # the nominee was term-limited
+        if e == state.elections - 1 and state.phase == ELECTION:
+            break
+        if state.h_veto[e] != 0 and fas < VETO_UNLOCK:
+            return BAD_REPLAY
+        if state.h_elected[e] != 0:
+            last_president, last_chancellor = president, nominee
+            if fas >= HITLER_ZONE:
+                if state.role[nominee] == HITLER:  # the fascists won: nothing more happened
+                    if e != state.elections - 1 or state.h_session[e] != 0 or state.win_reason != HITLER_ELECTED:
+                        return BAD_REPLAY
+                    continue
+                cleared[nominee] = 1
+            if state.h_session[e] == 0:
+                return BAD_REPLAY
+            last_session = e
+        elif state.h_session[e] != 0:
+            return BAD_REPLAY
+        policy = int(state.h_policy[e])
+        if policy != UNSET and state.h_chaos[e] == 0:  # enacted by the government
+            tracker = 0
+            if policy == LIBERAL:
+                lib += 1
+            else:
+                fas += 1
+            expected = POWERS[band, fas - 1] if policy == FASCIST and fas < FASCIST_WIN else NO_POWER
+            pending = e == state.elections - 1 and (state.phase == PRESIDENT_CLAIM or state.phase == CHANCELLOR_CLAIM)
+            if state.h_power[e] != expected and not (pending and state.h_power[e] == NO_POWER):
+                return BAD_REPLAY
+        elif state.h_power[e] != NO_POWER:
+            return BAD_REPLAY
+        elif state.h_elected[e] == 0 or state.h_veto[e] == 1:  # a failed election or a veto
+            tracker += 1
+            if (tracker == CHAOS) != (state.h_chaos[e] != 0):
+                return BAD_REPLAY
+            if tracker == CHAOS:
+                tracker = 0
+                last_president, last_chancellor = -1, -1  # term limits are forgotten
+                if policy == LIBERAL:
+                    lib += 1
+                else:
+                    fas += 1
+        elif e != state.elections - 1 or state.phase == NOMINATION:
+            return BAD_REPLAY  # a session without a policy or a veto is still running
+        target = int(state.h_target[e])
+        if target >= 0 and state.h_power[e] == EXECUTE:
+            executions += 1
+            cleared[target] = 1
+            if state.alive[target] != 0:
+                return BAD_FACTS
+        elif target >= 0 and state.h_power[e] == INVESTIGATE:
+            if investigator[target] >= 0:
+                return BAD_REPLAY  # nobody is investigated twice
+            investigator[target] = president
+    if tracker != state.tracker or lib != state.liberal_enacted or fas != state.fascist_enacted:
+        return BAD_REPLAY
+    if (executions != n - state.living or last_session != state.last_session
+            or last_president != state.last_president or last_chancellor != state.last_chancellor):
+        return BAD_FACTS
+    for p in range(n):
+        if investigator[p] != state.investigator[p]:
+            return BAD_FACTS
+        if cleared[p] != state.cleared[p] and not (state.terminal != 0 and state.role[p] == HITLER):
+            return BAD_FACTS
+    return 0
+
+
+@njit(cache=True)
+def _epochs_ok(state):
+    """Each epoch's policies: 3 a session, 1 a chaos enactment, and what is (or was) left of its
+    deck; the next epoch's deck is that remainder with the epoch's discards."""
+    if state.epoch_lib[0] != NUM_LIBERAL_POLICIES or state.epoch_fas[0] != NUM_FASCIST_POLICIES:
+        return False
+    previous = 0
+    for e in range(state.elections):
+        if state.h_session[e] != 0:
+            if state.h_epoch[e] < previous:
+                return False
+            previous = state.h_epoch[e]
+    for epoch in range(state.epoch + 1):
+        lib = int(state.epoch_lib[epoch]) - int(state.epoch_chaos_lib[epoch])
+        fas = int(state.epoch_fas[epoch]) - int(state.epoch_chaos_fas[epoch])
+        discard_lib, discard_fas = 0, 0
+        for e in range(state.elections):
+            if state.h_session[e] == 0 or state.h_epoch[e] != epoch:
+                continue
+            lib -= state.h_drawn_lib[e]
+            fas -= 3 - state.h_drawn_lib[e]
+            for card in (state.h_pres_discard[e], state.h_chanc_discard[e, 0], state.h_chanc_discard[e, 1]):
+                if card == LIBERAL:
+                    discard_lib += 1
+                elif card == FASCIST:
+                    discard_fas += 1
+        if epoch == state.epoch:  # what is left is the deck, the discards are the pile
+            for i in range(state.deck_size):
+                if state.deck[i] == LIBERAL:
+                    lib -= 1
+                else:
+                    fas -= 1
+            if lib != 0 or fas != 0 or discard_lib != state.discard_lib or discard_fas != state.discard_fas:
+                return False
+        elif (lib < 0 or fas < 0 or lib + fas != state.epoch_remainder[epoch]
+              or state.epoch_lib[epoch + 1] != lib + discard_lib or state.epoch_fas[epoch + 1] != fas + discard_fas):
+            return False
+    for epoch in range(state.epoch + 1, MAX_EPOCHS):
+        if (state.epoch_lib[epoch] != 0 or state.epoch_fas[epoch] != 0 or state.epoch_chaos_lib[epoch] != 0
+                or state.epoch_chaos_fas[epoch] != 0 or state.epoch_remainder[epoch] != 0):
+            return False
+    if state.epoch_remainder[state.epoch] != 0:
+        return False
+    e = state.elections - 1
+    if state.phase == PRESIDENT_LEGISLATES:
+        return state.h_drawn_lib[e] == state.hand_lib
+    if state.phase == CHANCELLOR_LEGISLATES or state.phase == VETO:
+        return state.h_passed_lib[e] == state.hand_lib
+    return True
+
+
+@njit(cache=True)
+def _peek_ok(state):
+    """The peek: its election, the cards still on the deck, and where the others went."""
+    peeks, peek_election = 0, -1
+    for e in range(state.elections):
+        if state.h_power[e] == PEEK:
+            peeks += 1
+            peek_election = e
+    if state.peeker < 0:
+        return (peeks == 0 and state.peek_epoch == -1 and state.peek_base == 0 and state.peek_session == -1
+                and state.peek_rest == 0 and state.peek_cards[0] == UNSET and state.peek_cards[1] == UNSET
+                and state.peek_cards[2] == UNSET)
+    if (peeks != 1 or state.h_president[peek_election] != state.peeker or state.peek_epoch < 0
+            or state.peek_epoch > state.epoch):
+        return False
+    for i in range(3):
+        if state.peek_cards[i] == UNSET:
+            return False
+    left = peek_on_deck(state)
+    rest = int(state.peek_rest)
+    if left > 3 or left > 0 and (rest != 0 or state.peek_session != -1):
+        return False
+    for i in range(left):
+        if state.peek_cards[3 - left + i] != state.deck[state.deck_size - 1 - i]:
+            return False
+    # The first peeked policies chaos took are the first chaos enactments after the peek.
+    chaos = 3 - left - rest
+    if chaos < 0:
+        return False
+    taken = 0
+    for e in range(peek_election + 1, state.elections):
+        if state.h_chaos[e] != 0 and taken < chaos:
+            if state.h_policy[e] != state.peek_cards[taken]:
+                return False
+            taken += 1
+    if taken != chaos:
+        return False
+    session = int(state.peek_session)
+    if session >= 0:
+        return (rest > 0 and session > peek_election and session < state.elections and state.h_session[session] != 0
+                and state.h_epoch[session] == state.peek_epoch and _peek_fits(state))
+    if rest > 0:  # a reshuffle took them back
+        return state.epoch > state.peek_epoch and _peek_fits(state)
+    return True
+
+
+@njit(cache=True)
+def _flags_ok(state):
+    """The pending power, the veto flags and the claim phases fit the game."""
+    phase = state.phase
+    claim_phase = phase == PRESIDENT_CLAIM or phase == CHANCELLOR_CLAIM
+    if (claim_phase or phase == INVESTIGATION_CLAIM or phase == PEEK_CLAIM) and state.claims == 0:
+        return False
+    e = state.elections - 1
+    expected = NO_POWER  # a fascist policy's power waits for the claims
+    if claim_phase and state.h_policy[e] == FASCIST and state.h_chaos[e] == 0:
+        expected = POWERS[power_band(state.num_players), state.fascist_enacted - 1]
+    if state.pending_power != expected:
+        return False
+    if state.pending_power == INVESTIGATE or phase == INVESTIGATION:
+        if not _someone_to_investigate(state):
+            return False
+    early = phase == NOMINATION or phase == ELECTION or phase == PRESIDENT_LEGISLATES
+    if early and state.veto_refused != 0:
+        return False
+    if not early and phase != GAME_OVER and (state.veto_refused != 0) != (state.h_veto[e] == 2):
+        return False
+    if phase == VETO:
+        return state.fascist_enacted >= VETO_UNLOCK and state.veto_refused == 0
+    return True
+
+
+@njit(cache=True)
+def _someone_to_investigate(state):
+    for p in range(state.num_players):
+        if p != state.president and state.alive[p] != 0 and state.investigator[p] < 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _end_ok(state):
+    n = state.num_players
+    if state.terminal == 0:
+        if state.winner != -1 or state.win_reason != NOT_OVER:
+            return False
+        for p in range(n):
+            if state.reward[p] != 0.0:
+                return False
+        return state.liberal_enacted < LIBERAL_WIN and state.fascist_enacted < FASCIST_WIN
+    reason = state.win_reason
+    hitler_dead = state.alive[_hitler(state)] == 0
+    if reason == LIBERAL_POLICIES:
+        fits = state.liberal_enacted == LIBERAL_WIN and state.winner == LIBERAL
+    elif reason == HITLER_EXECUTED:
+        fits = hitler_dead and state.winner == LIBERAL
+    elif reason == FASCIST_POLICIES:
+        fits = state.fascist_enacted == FASCIST_WIN and state.winner == FASCIST
+    elif reason == HITLER_ELECTED:
+        e = state.elections - 1
+        fits = (e >= 0 and state.h_elected[e] != 0 and state.role[state.h_nominee[e]] == HITLER
+                and state.fascist_enacted >= HITLER_ZONE and state.winner == FASCIST)
+    else:
+        return False
+    if not fits or hitler_dead != (reason == HITLER_EXECUTED):
+        return False
+    for p in range(MAX_PLAYERS):
+        expected = 0.0 if p >= n else (1.0 if party_of(state.role[p]) == state.winner else -1.0)
+        if state.reward[p] != expected:
+            return False
+    return True
+
+
+# ---- playout value ------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def liberal_win_chance(liberal_enacted, fascist_enacted):
+    """The chance that the liberal track fills first if every coming policy were drawn blind from
+    those not yet enacted: P(5 - L liberal before 6 - F fascist), each liberal with the odds
+    (6 - L) / (17 - L - F). It ignores Hitler's election and execution."""
+    need_lib = LIBERAL_WIN - liberal_enacted
+    need_fas = FASCIST_WIN - fascist_enacted
+    q = (NUM_LIBERAL_POLICIES - liberal_enacted) / (DECK_CARDS - liberal_enacted - fascist_enacted)
+    chance = 0.0
+    term = q ** need_lib  # C(need_lib - 1 + k, k) q^need_lib (1 - q)^k, for k = 0, 1, ...
+    for k in range(need_fas):
+        chance += term
+        term *= (need_lib + k) / (k + 1) * (1.0 - q)
+    return chance
+
+
+@njit(cache=True)
+def playout_value(state, values):
+    """Each seat's expected reward from the tracks: 2p - 1 for a liberal, 1 - 2p for a fascist, with
+    p = :func:`liberal_win_chance`; 0 once the game is over (its rewards are paid)."""
+    if state.terminal != 0:
+        return
+    p = liberal_win_chance(int(state.liberal_enacted), int(state.fascist_enacted))
+    for seat in range(state.num_players):
+        values[seat] = 2.0 * p - 1.0 if state.role[seat] == LIBERAL else 1.0 - 2.0 * p
+
+
+register_engine(STATE, reset=reset, legal_mask=legal_mask, step=step, observe=observe, determinize=determinize,
+                check_state=check_state, playout_value=playout_value)

@@ -6,7 +6,7 @@
 | API | AEC (turn-based); Parallel through ``secret_hitler_v0.parallel_env()`` |
 | Agents | ``player_0`` ... ``player_{n-1}``, n = 5..10 (default 7) |
 | Actions | ``Discrete(36)``, masked |
-| Observations | ``{"observation": Box(0, 17, (989,), float32), "action_mask": Box(0, 1, (36,), int8)}`` |
+| Observations | ``{"observation": Box(0, 30, (2817,), float32), "action_mask": Box(0, 1, (36,), int8)}`` |
 
 The liberals (the majority) win by enacting 5 liberal policies or executing Hitler; the fascists
 win by enacting 6 fascist policies or electing Hitler chancellor once 3 fascist policies are
@@ -43,10 +43,31 @@ how many of the 3 were fascist. Claims may be lies; they are public and enter th
 
 ## Observation
 
-A seat sees its own role, what that role reveals, its private results (investigations, the
-policies it holds, drew, passed or peeked), the public table and the last 10 elections, most
-recent first. It never sees others' roles beyond that, others' cards, the deck order or a
-ballot before the vote is complete. Unused seats (fewer than 10 players) are zero.
+The observation is the seat's whole information state, so a feed-forward policy forgets
+nothing: its role and what that role reveals; the public table now; what it holds, drew,
+passed, peeked and voted itself; **every election of the game** (at most 30), most recent first,
+with the cards it saw in each; and per player the track record a player keeps in mind. It never
+sees others' roles beyond what its role and investigations reveal, others' cards, the deck order
+or another seat's ballot before the vote is complete. Unused seats (fewer than 10 players) are zero.
+
+- *History rows* (`hist_*`, row i = the (i+1)-th most recent election): president, nominee,
+  every ballot, elected or not, the policy enacted (by the government or by chaos), veto, both
+  claims, the power used with its target and claim; and privately `hist_drawn` (the 3 policies it
+  drew as that election's president) and `hist_received` (the 2 passed, if it sat in that
+  government). Its discards follow: drawn - received as president, received - enacted (both on an
+  accepted veto) as chancellor.
+- *Private results kept all game*: `investigation` (parties it saw), `peek_seen` (the 3 policies of
+  its peek, next first; `peek` shows those still on top of the deck).
+- *Track records* (per player, counted over the whole game): `sessions` held as president /
+  chancellor; `enacted_by` its governments (as president / chancellor, liberal / fascist);
+  `ja_for` its ja votes for governments that then enacted a liberal / fascist policy;
+  `claim_conflicts` its sessions whose two claims cannot both be true (the chancellor's 2 cards
+  hold the president's fascists or one fewer); `false_claims` its claims the enacted policy
+  refutes (0 fascists claimed and a fascist enacted, all fascist claimed and a liberal enacted);
+  `lies_seen` its claims this seat knows are false from what it saw itself (the cards of its own
+  sessions, its peek, its own party or the roles it knows, public chaos cards of a peek);
+  `liberal_discards_seen` liberal policies it threw away as chancellor, seen by this seat as the
+  president who passed them; `claimed_party` what the president who investigated it claimed.
 
 | block | offset | shape | range | meaning |
 |---|---|---|---|---|
@@ -72,25 +93,37 @@ ballot before the vote is complete. Unused seats (fewer than 10 players) are zer
 | `veto_unlocked` | 173 | (1,) | 0..1 | 5 fascist policies are enacted: the veto power exists |
 | `phase` | 174 | (13,) | 0..1 | one-hot: the phase |
 | `to_act` | 187 | (10,) | 0..1 | one-hot: the seat to act |
-| `hand` | 197 | (2,) | 0..3 | liberal, fascist policies this seat holds now |
-| `drawn` | 199 | (2,) | 0..3 | liberal, fascist among the 3 policies this seat drew as president in the last session |
-| `passed` | 201 | (2,) | 0..2 | liberal, fascist passed to the chancellor in the last session (its president and chancellor) |
-| `peek` | 203 | (3, 2) | 0..1 | policies this seat peeked that are still on top of the deck, next first |
-| `hist_valid` | 209 | (10,) | 0..1 | history row i is the (i+1)-th most recent election |
-| `hist_president` | 219 | (10, 10) | 0..1 | its president |
-| `hist_nominee` | 319 | (10, 10) | 0..1 | its nominee |
-| `hist_ja` | 419 | (10, 10) | 0..1 | who voted ja (once every living player has voted) |
-| `hist_nein` | 519 | (10, 10) | 0..1 | who voted nein |
-| `hist_elected` | 619 | (10,) | 0..1 | the government was elected |
-| `hist_policy` | 629 | (10, 2) | 0..1 | policy enacted then: liberal, fascist |
-| `hist_chaos` | 649 | (10,) | 0..1 | that policy was the top card (third failed election in a row) |
-| `hist_veto` | 659 | (10, 2) | 0..1 | veto: accepted, refused |
-| `hist_president_claim` | 679 | (10, 5) | 0..1 | president's claim: 0..3 fascists drawn, no claim |
-| `hist_chancellor_claim` | 729 | (10, 4) | 0..1 | chancellor's claim: 0..2 fascists received, no claim |
-| `hist_power` | 769 | (10, 4) | 0..1 | power used: investigate, special election, peek, execution |
-| `hist_target` | 809 | (10, 10) | 0..1 | its target |
-| `hist_investigation_claim` | 909 | (10, 3) | 0..1 | president's claim of the investigation: liberal, fascist, no claim |
-| `hist_peek_claim` | 939 | (10, 5) | 0..1 | president's claim of the peek: 0..3 fascists, no claim |
+| `my_ballot` | 197 | (2,) | 0..1 | ja, nein: this seat's own ballot in the running election (before the reveal) |
+| `hand` | 199 | (2,) | 0..3 | liberal, fascist policies this seat holds now |
+| `drawn` | 201 | (2,) | 0..3 | liberal, fascist among the 3 policies this seat drew as president in the last session |
+| `passed` | 203 | (2,) | 0..2 | liberal, fascist passed to the chancellor in the last session (its president and chancellor) |
+| `peek` | 205 | (3, 2) | 0..1 | policies this seat peeked that are still on top of the deck, next first |
+| `peek_seen` | 211 | (3, 2) | 0..1 | the 3 policies this seat saw with its policy peek, next first (kept all game) |
+| `hist_valid` | 217 | (30,) | 0..1 | history row i is the (i+1)-th most recent election |
+| `hist_president` | 247 | (30, 10) | 0..1 | its president |
+| `hist_nominee` | 547 | (30, 10) | 0..1 | its nominee |
+| `hist_ja` | 847 | (30, 10) | 0..1 | who voted ja (once every living player has voted) |
+| `hist_nein` | 1147 | (30, 10) | 0..1 | who voted nein |
+| `hist_elected` | 1447 | (30,) | 0..1 | the government was elected |
+| `hist_policy` | 1477 | (30, 2) | 0..1 | policy enacted then: liberal, fascist |
+| `hist_chaos` | 1537 | (30,) | 0..1 | that policy was the top card (third failed election in a row) |
+| `hist_veto` | 1567 | (30, 2) | 0..1 | veto: accepted, refused |
+| `hist_president_claim` | 1627 | (30, 5) | 0..1 | president's claim: 0..3 fascists drawn, no claim |
+| `hist_chancellor_claim` | 1777 | (30, 4) | 0..1 | chancellor's claim: 0..2 fascists received, no claim |
+| `hist_power` | 1897 | (30, 4) | 0..1 | power used: investigate, special election, peek, execution |
+| `hist_target` | 2017 | (30, 10) | 0..1 | its target |
+| `hist_investigation_claim` | 2317 | (30, 3) | 0..1 | president's claim of the investigation: liberal, fascist, no claim |
+| `hist_peek_claim` | 2407 | (30, 5) | 0..1 | president's claim of the peek: 0..3 fascists, no claim |
+| `hist_drawn` | 2557 | (30, 2) | 0..3 | liberal, fascist among the 3 policies this seat drew as its president |
+| `hist_received` | 2617 | (30, 2) | 0..2 | liberal, fascist passed to its chancellor, if this seat was in that government |
+| `sessions` | 2677 | (10, 2) | 0..30 | legislative sessions held as president, as chancellor |
+| `enacted_by` | 2697 | (10, 2, 2) | 0..6 | [as president, as chancellor][liberal, fascist]: policies enacted by its governments |
+| `ja_for` | 2737 | (10, 2) | 0..10 | its ja votes for governments that then enacted a liberal, a fascist policy |
+| `claim_conflicts` | 2757 | (10,) | 0..30 | its sessions whose president and chancellor claims cannot both be true |
+| `false_claims` | 2767 | (10,) | 0..30 | its claims the enacted policy proves false (0 fascists and a fascist enacted...) |
+| `lies_seen` | 2777 | (10,) | 0..30 | its claims this seat knows are false: from its own cards, its peek, roles it knows |
+| `liberal_discards_seen` | 2787 | (10,) | 0..30 | liberal policies it discarded as chancellor, seen by this seat as the president who passed them |
+| `claimed_party` | 2797 | (10, 2) | 0..1 | the president who investigated it claimed it liberal, fascist |
 
 Read it by name with ``env.observation_layout.views(obs["observation"])``.
 

@@ -126,9 +126,8 @@ def ansi(state, config, viewer=None, history=6):
     if holder is not None and viewer in (None, holder):
         lines.append(f"{_name(holder)} holds {state.hand_lib} liberal, {state.hand_fas} fascist")
     if state.peeker >= 0 and (viewer is None or viewer == state.peeker):
-        seen = [POLICY_LETTERS[state.deck[p]] for p in range(state.deck_size - 1, state.peek_base - 1, -1)]
-        if seen:
-            lines.append(f"{_name(state.peeker)} peeked: {''.join(seen[:3])} (next first)")
+        seen = "".join(POLICY_LETTERS[card] for card in state.peek_cards)
+        lines.append(f"{_name(state.peeker)} peeked: {seen} (next first; {E.peek_on_deck(state)} still on the deck)")
     if state.elections:
         lines.append("History:")
         for e in range(max(0, state.elections - history), state.elections):

@@ -34,11 +34,11 @@ def play_aec(env, seed, rng=None, on_step=None):
     return decisions, returns
 
 
-def play_parallel(env, seed, rng=None):
+def play_parallel(env, seed, rng=None, on_step=None):
     """Play one game of a Parallel env with random legal actions; returns (steps, total rewards).
 
     In the Parallel form of a turn-based game only the seat to act has legal actions; the others
-    send 0, which the form ignores.
+    send 0, which the form ignores. ``on_step(env, actions)`` is called after every step.
     """
     rng = rng if rng is not None else np.random.default_rng(seed)
     observations, _ = env.reset(seed=seed)
@@ -51,4 +51,6 @@ def play_parallel(env, seed, rng=None):
         for agent, reward in rewards.items():
             returns[agent] += reward
         steps += 1
+        if on_step is not None:
+            on_step(env, actions)
     return steps, returns

@@ -86,7 +86,7 @@ def card_name(card):
 
 # ---- phases ------------------------------------------------------------------------------
 PLACE = 0          # put the disc on the board
-TURN = 1           # move (choose the destination), begin a swap, begin a devil move, or pass
+TURN = 1           # move (choose where the move ends), begin a swap, begin a devil move, or pass
 SWAP_FIRST = 2     # the first card of a swap
 SWAP_SECOND = 3    # the second card of a swap
 DEVIL_PICK = 4     # the 2-4 face-up cards of a devil move
@@ -97,14 +97,15 @@ HANDOVER = 8       # put the devil into the disc of the fellow player on this sp
 STEAL = 9          # every devil is in a disc: take one from which fellow player
 LOSE_LETTER = 10   # "Teufel, Teufel!": a letter token the two devils take away
 FLIP = 11          # a player off the board turns over a face-down card (two a turn)
-OVER = 12
-NUM_PHASES = 13
+GO_ON = 12         # mid-move: the card just turned over is a hall pass; go on (where to) or stop here
+OVER = 13
+NUM_PHASES = 14
 PHASE_NAMES = ("place", "turn", "swap_first", "swap_second", "devil_pick", "devil_place", "tower_peek",
-               "tower_drop", "handover", "steal", "lose_letter", "flip", "over")
+               "tower_drop", "handover", "steal", "lose_letter", "flip", "go_on", "over")
 
 # ---- actions -----------------------------------------------------------------------------
-# 0..48: a square (its meaning is the phase's: place, destination, card to swap/pick/peek/flip,
-# free space for a devil-move card).
+# 0..48: a square (its meaning is the phase's: place, where the move (or its next leg after a hall
+# pass) ends, card to swap/pick/peek/flip, free space for a devil-move card).
 BEGIN_SWAP = 49
 BEGIN_DEVIL_MOVE = 50
 DONE_PICKING = 51
@@ -115,11 +116,13 @@ KEEP_DEVIL = 55
 PASS = 56
 LOSE_FIRST = 57        # 57..62: lose letter A..F
 STEAL_FIRST = 63       # 63..67: take a devil from the player 1..5 seats after you
-NUM_ACTIONS = 68
+STOP_HERE = 68         # mid-move after a hall pass: end the move on this card
+NUM_ACTIONS = 69
 
 _NAMED = {BEGIN_SWAP: "begin a swap", BEGIN_DEVIL_MOVE: "begin a devil move", DONE_PICKING: "done picking cards",
           SKIP_PEEK: "skip the tower peek", DROP_DEVIL: "drop the devil in the tower",
-          HAND_OVER: "hand the devil over", KEEP_DEVIL: "keep the devil", PASS: "pass (no legal move)"}
+          HAND_OVER: "hand the devil over", KEEP_DEVIL: "keep the devil", PASS: "pass (no legal move)",
+          STOP_HERE: "stop here (end the move)"}
 
 
 def action_name(action, config=None):
@@ -130,7 +133,7 @@ def action_name(action, config=None):
         return _NAMED[action]
     if LOSE_FIRST <= action < LOSE_FIRST + NUM_LETTERS:
         return f"lose letter {LETTERS[action - LOSE_FIRST]}"
-    if STEAL_FIRST <= action < NUM_ACTIONS:
+    if STEAL_FIRST <= action < STEAL_FIRST + MAX_PLAYERS - 1:
         offset = action - STEAL_FIRST + 1
         return f"take a devil from the player {offset} seat{'s' if offset > 1 else ''} after you"
     raise ValueError(f"action {action} is out of range [0, {NUM_ACTIONS})")

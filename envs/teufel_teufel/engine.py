@@ -6,6 +6,13 @@ comments here name the rule a line implements. The movement hot path is
 giving the squares a disc may end its move on (a move's action is its destination: the path
 never changes the state, only where the disc stops does).
 
+A move is a chain of such legs. A leg that ends on a face-down card turns it over; if the card
+is a letter the mover holds (any colour: the rulebook's "hall pass") the move pauses in phase
+``GO_ON`` and the mover chooses the next leg (a square, from here, under the same rules) or
+``STOP_HERE``. ``move_from`` (the square the move began on) and ``move_turned`` (the squares
+whose cards this move turned over) describe the chain while it pauses; both are cleared the
+moment the disc stops, so ``move_from >= 0`` exactly in ``GO_ON``.
+
 State in brief: ``board[square]`` is the card on a square (-1: none) and ``card_square[card]``
 its inverse (-1: in the hand of a devil move); ``card_up`` marks face-up cards. A face-down
 card's identity is known to a seat only if ``known[seat, card]`` (it peeked at it from a
@@ -13,6 +20,20 @@ tower); knowledge travels with the card through swaps and is wiped for everyone 
 move shuffles the card. ``group[card]`` is public: 0 for the cards never seen since the deal,
 g >= 1 for the cards a devil move shuffled together, so a seat's belief about a face-down card
 is uniform over the cards of its group it cannot place exactly.
+
+Records from outside pass :func:`check_state` (codes and texts in ``STATE_PROBLEMS``, field
+ranges in ``STATE_BOUNDS``): every card on its square or in a devil move's hand exactly once,
+36 letter tokens and 4 devil markers conserved, discs where their status says, and each phase
+holding what it needs (so the seat to act always has a legal action).
+
+Playout value (:func:`playout_value`, for search agents that cut random playouts short): a seat
+still on the board is ranked by its progress, letters held minus devils carried (a devil must
+be shed before leaving, and a second one costs two letters). The rewards still to come are the
+next departures' (+1 each, or the ranked placings) and one -1 for the last disc; ranked seats
+take them best first (ties share), shrunk towards their mean by ``(best - worst progress) / 6``,
+so an even table is still open and a runaway leader is nearly sure. Seats off the board (their
+reward is paid) and finished games get 0. Daybreak (everyone on the board loses) and the
+``letter_reward`` shaping still to come are not estimated.
 """
 
 import numpy as np
@@ -24,9 +45,9 @@ from envs.core.rng import seed_rng, shuffle
 from .data import (
     BEGIN_DEVIL_MOVE, BEGIN_SWAP, CARD_COLOUR, CARD_KIND, CARD_LETTER, DEALT_SQUARES, DEVIL_CARD, DEVIL_PICK,
     DEVIL_PLACE, DEVIL_SPACE, DISTANCE, DONE_PICKING, DROP_DEVIL, FLIP, HAND_OVER, HANDOVER, KEEP_DEVIL,
-    LOSE_FIRST, LOSE_LETTER, MAX_PLAYERS, NEIGHBOURS, NUM_CARDS, NUM_DEVILS, NUM_LETTERS,
-    NUM_PHASES, NUM_SQUARES, NUM_TYPES, OVER, PASS, PERSON, PLACE, SKIP_PEEK, STEAL, STEAL_FIRST, SWAP_FIRST,
-    SWAP_SECOND, TOKENS_PER_LETTER, TOWER_CARD, TOWER_DROP, TOWER_PEEK, TURN, TYPE_DEVIL, TYPE_TOWER,
+    GO_ON, LOSE_FIRST, LOSE_LETTER, MAX_PLAYERS, NEIGHBOURS, NUM_CARDS, NUM_DEVILS, NUM_LETTERS,
+    NUM_PHASES, NUM_SQUARES, NUM_TYPES, OVER, PASS, PERSON, PLACE, SKIP_PEEK, STEAL, STEAL_FIRST, STOP_HERE,
+    SWAP_FIRST, SWAP_SECOND, TOKENS_PER_LETTER, TOWER_CARD, TOWER_DROP, TOWER_PEEK, TURN, TYPE_DEVIL, TYPE_TOWER,
 )
 
 ON_BOARD, LEFT, LOST = 0, 1, 2
@@ -59,9 +80,13 @@ STATE = state_dtype([
     ("start_distance", np.int8),
     ("ranked", np.int8),
     ("letter_reward", np.float32),
+    ("chain_revisits", np.int8),            # option: a chain may enter again the squares it stopped on
+    ("move_from", np.int8),                 # GO_ON: the square this move began on; -1 otherwise
+    ("move_turned", np.int8, (NUM_SQUARES,)),  # GO_ON: squares whose card this move turned over
 ], MAX_PLAYERS)
 
-CONFIG = config_dtype([("start_distance", np.int8), ("ranked", np.int8), ("letter_reward", np.float32)])
+CONFIG = config_dtype([("start_distance", np.int8), ("ranked", np.int8), ("letter_reward", np.float32),
+                       ("chain_revisits", np.int8)])
 
 LAYOUT = Layout(
     ("phase", NUM_PHASES, 0, 1, "one-hot phase (see PHASE_NAMES)"),
@@ -88,6 +113,9 @@ LAYOUT = Layout(
     ("to_place", 1, 0, MAX_PICK, "devil-move cards still to place"),
     ("flips_left", 1, 0, 2, "cards still to turn over this turn (a player off the board)"),
     ("letters_to_lose", 1, 0, 2, "letters the two devils still take"),
+    ("move_from", NUM_SQUARES, 0, 1, "mid-move after a hall pass (phase go_on): the square this move began on"),
+    ("move_turned", NUM_SQUARES, 0, 1, "mid-move after a hall pass: the squares whose cards this move turned "
+                                       "over so far (the disc stands on the last)"),
 )
 O_PHASE, O_TURN, O_ACTING, O_SQUARES, O_CARDS, O_CERTAIN, O_PEEKED, O_DISCS, O_LETTERS, O_DEVILS = (
     LAYOUT.offset(n) for n in ("phase", "turn", "acting", "squares", "cards", "certain", "peeked", "discs",
@@ -96,6 +124,7 @@ O_PLAYERS = LAYOUT.offset("players")
 O_HOME, O_SUPPLY, O_FACE_DOWN, O_SELECTED, O_SHUFFLED, O_TO_PLACE, O_FLIPS, O_TO_LOSE = (
     LAYOUT.offset(n) for n in ("devils_home", "supply", "face_down", "selected", "shuffled", "to_place",
                                "flips_left", "letters_to_lose"))
+O_MOVE_FROM, O_MOVE_TURNED = LAYOUT.offset("move_from"), LAYOUT.offset("move_turned")
 
 
 def make_config(config):
@@ -104,6 +133,7 @@ def make_config(config):
     record["start_distance"] = config["start_distance"]
     record["ranked"] = config["rewards"] == "ranked"
     record["letter_reward"] = config["letter_reward"]
+    record["chain_revisits"] = config["chain_revisits"]
     return record
 
 
@@ -248,9 +278,15 @@ def reachable_squares(state, seat, dest):
     Breadth-first search in orthogonal steps from the disc. A square can be entered unless it
     holds two other discs or is the devil space with devils on it; what lies on it decides
     whether the disc may go on (:func:`may_continue`). A move may stop on any square it enters.
+    Mid-move after a hall pass this is the next leg, from the card just turned; without the
+    ``chain_revisits`` option it never re-enters a square this move stopped on.
     """
     scratch = np.zeros((3, NUM_SQUARES), np.int8)  # one allocation for the three work arrays
     fellows, seen, queue = scratch[0], scratch[1], scratch[2]
+    if state.move_from >= 0 and state.chain_revisits == 0:
+        seen[state.move_from] = 1
+        for square in range(NUM_SQUARES):
+            seen[square] |= state.move_turned[square]
     for other in range(state.num_players):
         if other != seat and state.status[other] == ON_BOARD and state.disc[other] >= 0:
             fellows[state.disc[other]] += 1
@@ -298,6 +334,8 @@ def reset(state, config, seed):
     state.disc[:] = -1
     state.swap_first = -1
     state.handover_target = -1
+    state.chain_revisits = config.chain_revisits
+    state.move_from = -1
     state.phase = PLACE
     state.turn_owner = 0
     state.current_player = 0
@@ -370,6 +408,9 @@ def legal_mask(state, seat, mask):
         for square in range(NUM_SQUARES):
             if is_face_down(state, square):
                 mask[square] = 1
+    elif phase == GO_ON:
+        reachable_squares(state, seat, mask)
+        mask[STOP_HERE] = 1
 
 
 @njit(cache=True)
@@ -433,6 +474,7 @@ def step(state, action):
         place_disc(state, seat, action)
     elif phase == TURN:
         if action < NUM_SQUARES:
+            state.move_from = state.disc[seat]
             move_disc(state, seat, action)
         elif action == BEGIN_SWAP:
             state.phase = SWAP_FIRST
@@ -496,6 +538,11 @@ def step(state, action):
             game_over(state)
         elif state.flips_left == 0:
             end_turn(state)
+    elif phase == GO_ON:
+        if action == STOP_HERE:
+            stop_disc(state, seat, state.disc[seat])
+        else:
+            move_disc(state, seat, action)
 
 
 @njit(cache=True)
@@ -512,13 +559,39 @@ def place_disc(state, seat, square):
 
 @njit(cache=True)
 def move_disc(state, seat, square):
-    """The disc ends its move on ``square``: turn the card over and do what it says."""
+    """One leg of a move ends on ``square``. A face-down card there is turned over; if it is a
+    hall pass the move pauses for the mover's choice (go on or stop), otherwise the disc stops."""
     state.disc[seat] = square
+    card = state.board[square]
+    if card >= 0 and state.card_up[card] == 0:
+        state.card_up[card] = 1
+        state.move_turned[square] = 1
+        if hall_pass_after_turning(state, seat, square) and face_down_count(state) > 0:
+            state.phase = GO_ON
+            return
+    stop_disc(state, seat, square)
+
+
+@njit(cache=True)
+def hall_pass_after_turning(state, seat, square):
+    """"If the card shows a letter that you already have in your devil disc, you have a kind of
+    hall pass and may move on" (any colour). A fellow's disc on the card still stops a mover
+    without a devil: discs are never crossed."""
+    card = state.board[square]
+    if CARD_KIND[card] != PERSON or state.letters[seat, CARD_LETTER[card]] == 0:
+        return False
+    return state.devils[seat] > 0 or fellow_on(state, square, seat) < 0
+
+
+@njit(cache=True)
+def stop_disc(state, seat, square):
+    """The move ends on ``square`` (its card, if any, is face up now): do what the card says."""
+    state.move_from = -1
+    state.move_turned[:] = 0
     card = state.board[square]
     if card < 0:
         offer_handover_or_end(state, seat, square)
         return
-    state.card_up[card] = 1
     kind = CARD_KIND[card]
     if kind == PERSON and CARD_COLOUR[card] == seat and state.letters[seat, CARD_LETTER[card]] == 0:
         gain_letter(state, seat, CARD_LETTER[card])
@@ -687,11 +760,17 @@ def end_turn(state):
 def leave_board(state, seat):
     state.status[seat] = LEFT
     state.disc[seat] = -1
-    if state.ranked and state.num_players > 1:  # placings spread from +1 (first out) to -1
-        state.reward[seat] += 1.0 - 2.0 * state.departures / (state.num_players - 1)
-    else:
-        state.reward[seat] += 1.0
+    state.reward[seat] += departure_reward(state, int(state.departures))
     state.departures += 1
+
+
+@njit(cache=True)
+def departure_reward(state, departures):
+    """The reward of the player leaving after ``departures`` others: +1, or with ranked rewards
+    the placings spread from +1 (first out) to -1."""
+    if state.ranked and state.num_players > 1:
+        return 1.0 - 2.0 * departures / (state.num_players - 1)
+    return 1.0
 
 
 @njit(cache=True)
@@ -746,6 +825,10 @@ def observe(state, seat, out):
     out[O_TO_PLACE] = state.held_count
     out[O_FLIPS] = state.flips_left
     out[O_TO_LOSE] = state.letters_to_lose
+    if state.move_from >= 0:  # the chain so far is public: everybody watched the disc and the cards
+        out[O_MOVE_FROM + int(state.move_from)] = 1.0
+        for square in range(NUM_SQUARES):
+            out[O_MOVE_TURNED + square] = state.move_turned[square]
 
 
 @njit(cache=True)
@@ -848,4 +931,305 @@ def determinize(state, seat, seed):
                 state.known[other, card] = saved[other, i]
 
 
-register_engine(STATE, reset=reset, legal_mask=legal_mask, step=step, observe=observe, determinize=determinize)
+# ---- what a record may hold (for envs.core.validate.check_records) ------------------------
+
+STATE_BOUNDS = {
+    "phase": (0, NUM_PHASES - 1), "turn_owner": (0, MAX_PLAYERS - 1),
+    "board": (-1, NUM_CARDS - 1), "card_square": (-1, NUM_SQUARES - 1), "card_up": (0, 1),
+    "group": (0, NUM_CARDS), "known": (0, 1),
+    "disc": (-1, NUM_SQUARES - 1), "status": (ON_BOARD, LOST), "letters": (0, 1),
+    "devils": (0, 1),  # a second devil goes home at once, with two letters
+    "devils_home": (0, NUM_DEVILS), "supply": (0, TOKENS_PER_LETTER),
+    "picked": (-1, NUM_SQUARES - 1), "picked_count": (0, MAX_PICK - 1),  # the 4th pick lifts the cards
+    "held": (-1, NUM_CARDS - 1), "held_count": (0, MAX_PICK),
+    "swap_first": (-1, NUM_SQUARES - 1), "handover_target": (-1, MAX_PLAYERS - 1),
+    "letters_to_lose": (0, 2), "flips_left": (0, 2), "departures": (0, MAX_PLAYERS),
+    "start_distance": (1, 12), "ranked": (0, 1), "letter_reward": (0.0, 1.0), "chain_revisits": (0, 1),
+    "move_from": (-1, NUM_SQUARES - 1), "move_turned": (0, 1),
+}
+
+STATE_PROBLEMS = (
+    "ok",
+    "a seat beyond num_players holds a disc, a status, letters, devils or peeks",
+    "board and card_square disagree: a card is not on the square recorded for it",
+    "a card lies on the devil space",
+    "a card off the board is not exactly once in the hand of a devil move (held[:held_count])",
+    "a card in a devil move's hand is face up",
+    "letter tokens not conserved: supply plus discs is not 6 for every letter",
+    "devil markers not conserved: devil space plus discs is not 4",
+    "a player who left the board still has a disc on it, a devil, or fewer than six letters",
+    "departures does not count the players who left the board",
+    "more than two discs on one space",
+    "a player on the board has no disc on it after placement",
+    "phase 'over' while the game runs",
+    "a player lost while the game runs",
+    "the game runs with fewer than two discs on the board or no face-down card (it has ended)",
+    "turn_owner is not a seat in the game",
+    "current_player is not the turn owner (only a player choosing the letters two devils take may be)",
+    "the player to act cannot act in this phase (off the board but not flipping, or flipping on the board)",
+    "placement: the discs placed are not exactly those of the seats before the one to place",
+    "swap: swap_first set outside its second card, or fewer than two cards a swap may take",
+    "devil move: picked cards outside picking, repeated, not pickable, or too few left to pick",
+    "devil move: a hand outside placing, none while placing, not one shuffled group, or too few free spaces",
+    "a devil move by a player without a devil",
+    "tower: the mover is not on a face-up tower, or drops a devil it does not have",
+    "hand-over: no devil to hand over, or the target is not a fellow on the mover's space off devils and towers",
+    "steal: devils stand on the devil space, fewer than two fellows hold one, or the mover is off a devil card",
+    "letters to lose outside 'lose_letter', or the player choosing has a devil or too few letters",
+    "flips_left set outside 'flip', or more than the face-down cards",
+    "a mid-move record (move_from, move_turned) outside 'go_on'",
+    "go_on: the disc is not on a card this move turned, a turned card is not a face-up letter the mover "
+    "holds, or a fellow's disc stops a mover without a devil",
+)
+
+
+@njit(cache=True)
+def check_state(state):
+    """0 if the record is a position the rules can reach, else the index of its problem in
+    ``STATE_PROBLEMS``. Assumes the ranges of ``STATE_BOUNDS``; checks conservation first, then
+    who is where, then what the phase needs (so every engine function is safe on a record that
+    passes, and the seat to act has a legal action)."""
+    n = int(state.num_players)
+    for seat in range(n, MAX_PLAYERS):
+        if state.disc[seat] != -1 or state.status[seat] != ON_BOARD or state.devils[seat] != 0:
+            return 1
+        for letter in range(NUM_LETTERS):
+            if state.letters[seat, letter]:
+                return 1
+        for card in range(NUM_CARDS):
+            if state.known[seat, card]:
+                return 1
+    code = check_cards(state)
+    if code:
+        return code
+    code = check_tokens_and_discs(state)
+    if code:
+        return code
+    return check_phase(state)
+
+
+@njit(cache=True)
+def check_cards(state):
+    """Every card exactly once: on the square recorded for it, or in a devil move's hand."""
+    for square in range(NUM_SQUARES):
+        card = state.board[square]
+        if card >= 0 and state.card_square[card] != square:
+            return 2
+    off_board = 0
+    for card in range(NUM_CARDS):
+        square = state.card_square[card]
+        if square < 0:
+            off_board += 1
+        elif state.board[square] != card:
+            return 2
+    if state.board[DEVIL_SPACE] >= 0:
+        return 3
+    for i in range(state.held_count):
+        card = state.held[i]
+        if card < 0 or state.card_square[card] != -1:
+            return 4
+        for j in range(i):
+            if state.held[j] == card:
+                return 4
+        if state.card_up[card]:
+            return 5
+    return 4 if off_board != state.held_count else 0
+
+
+@njit(cache=True)
+def check_tokens_and_discs(state):
+    n = int(state.num_players)
+    for letter in range(NUM_LETTERS):
+        total = state.supply[letter]
+        for seat in range(n):
+            total += state.letters[seat, letter]
+        if total != TOKENS_PER_LETTER:
+            return 6
+    devils = int(state.devils_home)
+    for seat in range(n):
+        devils += state.devils[seat]
+    if devils != NUM_DEVILS:
+        return 7
+    left = 0
+    for seat in range(n):
+        if state.status[seat] == LEFT:
+            left += 1
+            if state.disc[seat] != -1 or state.devils[seat] or letter_count(state, seat) != NUM_LETTERS:
+                return 8
+    if state.departures != left:
+        return 9
+    for seat in range(n):
+        if state.status[seat] == ON_BOARD and state.disc[seat] >= 0 and discs_on(state, state.disc[seat]) > 2:
+            return 10
+        if state.status[seat] == ON_BOARD and state.disc[seat] < 0 and state.phase != PLACE:
+            return 11
+    return 0
+
+
+@njit(cache=True)
+def check_phase(state):
+    n = int(state.num_players)
+    phase = state.phase
+    if state.terminal:
+        return 0  # also a game ended by a forfeit (illegal_action="penalize"), whatever its phase
+    if phase == OVER:
+        return 12
+    for seat in range(n):
+        if state.status[seat] == LOST:
+            return 13
+    if phase != PLACE and (on_board_count(state) < 2 or face_down_count(state) == 0):
+        return 14
+    owner, actor = int(state.turn_owner), int(state.current_player)
+    if owner >= n:
+        return 15
+    if actor != owner and phase != LOSE_LETTER:
+        return 16
+    if (state.status[owner] == LEFT) != (phase == FLIP) or state.status[actor] == LEFT and phase != FLIP:
+        return 17
+    if phase == PLACE:
+        for seat in range(n):
+            if (state.disc[seat] >= 0) != (seat < owner) or state.status[seat] != ON_BOARD:
+                return 18
+    if (state.swap_first >= 0) != (phase == SWAP_SECOND):
+        return 19
+    if phase == SWAP_FIRST or phase == SWAP_SECOND:
+        if count_where_swappable(state, owner) < 2 or (
+                phase == SWAP_SECOND and not is_swappable(state, owner, state.swap_first)):
+            return 19
+    if check_picking(state):
+        return 20
+    if check_hand(state):
+        return 21
+    if (phase == DEVIL_PICK or phase == DEVIL_PLACE) and state.devils[owner] == 0:
+        return 22
+    return check_move_follow_ups(state, owner, actor)
+
+
+@njit(cache=True)
+def check_picking(state):
+    """A devil move's picks: only while picking, distinct pickable squares, enough left to pick."""
+    if state.phase != DEVIL_PICK:
+        return state.picked_count != 0
+    for i in range(state.picked_count):
+        square = state.picked[i]
+        if square < 0 or not is_devil_pickable(state, square):
+            return True
+        for j in range(i):
+            if state.picked[j] == square:
+                return True
+    more = 0
+    for square in range(NUM_SQUARES):
+        if is_devil_pickable(state, square) and not was_picked(state, square):
+            more += 1
+    return state.picked_count + more < MIN_PICK
+
+
+@njit(cache=True)
+def check_hand(state):
+    """A devil move's hand: only while placing, one shuffled group, a free space for each card."""
+    if state.phase != DEVIL_PLACE:
+        return state.held_count != 0
+    if state.held_count == 0:
+        return True
+    group = state.group[state.held[0]]
+    for i in range(state.held_count):
+        if state.held[i] < 0 or group == 0 or state.group[state.held[i]] != group:
+            return True
+    free = 0
+    for square in range(NUM_SQUARES):
+        free += is_free_space(state, square)
+    return free < state.held_count
+
+
+@njit(cache=True)
+def check_move_follow_ups(state, owner, actor):
+    """What a move leads to: the chain after a hall pass, tower, hand-over, steal, lost letters, flips."""
+    phase = state.phase
+    square = state.disc[owner]
+    card = state.board[square] if square >= 0 else -1
+    if phase == TOWER_PEEK or phase == TOWER_DROP:
+        if card < 0 or CARD_KIND[card] != TOWER_CARD or state.card_up[card] == 0 or (
+                phase == TOWER_DROP and state.devils[owner] == 0):
+            return 23
+    target = state.handover_target
+    if (target >= 0) != (phase == HANDOVER):
+        return 24
+    if phase == HANDOVER:
+        if state.devils[owner] == 0 or target == owner or target >= state.num_players or (
+                state.status[target] != ON_BOARD or state.disc[target] != square) or (
+                card >= 0 and CARD_KIND[card] != PERSON):
+            return 24
+    if phase == STEAL:
+        holders = 0
+        for other in range(state.num_players):
+            holders += steal_candidate(state, owner, other)
+        if state.devils_home != 0 or holders < 2 or card < 0 or CARD_KIND[card] != DEVIL_CARD:
+            return 25
+    if (state.letters_to_lose > 0) != (phase == LOSE_LETTER):
+        return 26
+    if phase == LOSE_LETTER and (state.devils[actor] != 0 or letter_count(state, actor) <= state.letters_to_lose):
+        return 26
+    if (state.flips_left > 0) != (phase == FLIP) or state.flips_left > face_down_count(state):
+        return 27
+    turned = 0
+    for s in range(NUM_SQUARES):
+        turned += state.move_turned[s]
+    if (state.move_from >= 0 or turned > 0) != (phase == GO_ON):
+        return 28
+    if phase == GO_ON:
+        return 29 if not chain_is_hall_passes(state, owner) else 0
+    return 0
+
+
+@njit(cache=True)
+def chain_is_hall_passes(state, seat):
+    """Mid-move: every card this move turned is a face-up letter ``seat`` holds, the disc stands
+    on one of them, and it may leave it (a fellow's disc there needs a devil to cross)."""
+    if state.move_from < 0 or state.move_turned[state.disc[seat]] == 0:
+        return False
+    for square in range(NUM_SQUARES):
+        if state.move_turned[square]:
+            card = state.board[square]
+            if card < 0 or state.card_up[card] == 0 or CARD_KIND[card] != PERSON or (
+                    state.letters[seat, CARD_LETTER[card]] == 0):
+                return False
+    return state.devils[seat] > 0 or fellow_on(state, state.disc[seat], seat) < 0
+
+
+# ---- an estimate of each seat's return (search agents cut playouts short with it) ---------
+
+
+@njit(cache=True)
+def playout_value(state, values):
+    """Each seat's estimated return from here to the end of the game (see the module docstring)."""
+    n = int(state.num_players)
+    progress = np.zeros(MAX_PLAYERS, np.float32)
+    lowest, highest, remaining = 127.0, -127.0, 0
+    for seat in range(n):
+        if state.status[seat] == ON_BOARD:
+            progress[seat] = letter_count(state, seat) - state.devils[seat]
+            lowest, highest = min(lowest, progress[seat]), max(highest, progress[seat])
+            remaining += 1
+    if state.terminal or remaining == 0:
+        return
+    # The rewards still to come, best first: the next departures, then the last disc's -1.
+    outcomes = np.zeros(MAX_PLAYERS, np.float32)
+    for k in range(remaining - 1):
+        outcomes[k] = departure_reward(state, int(state.departures) + k)
+    outcomes[remaining - 1] = -1.0
+    mean = outcomes[:remaining].sum() / remaining
+    confidence = (highest - lowest) / NUM_LETTERS
+    for seat in range(n):
+        if state.status[seat] != ON_BOARD:
+            continue
+        ahead, level = 0, 0
+        for other in range(n):
+            if state.status[other] == ON_BOARD:
+                ahead += progress[other] > progress[seat]
+                level += progress[other] == progress[seat]
+        share = outcomes[ahead : ahead + level].sum() / level  # ties share their places
+        values[seat] = mean + confidence * (share - mean)
+
+
+register_engine(STATE, reset=reset, legal_mask=legal_mask, step=step, observe=observe, determinize=determinize,
+                check_state=check_state, playout_value=playout_value)

@@ -17,13 +17,14 @@ Agents
     first and begins; turns go round in seat order. A player off the board keeps taking turns,
     turning over two face-down cards each.
 
-Actions: ``Discrete(68)``, the same in every phase; the legal ones are in ``action_mask``.
+Actions: ``Discrete(69)``, the same in every phase; the legal ones are in ``action_mask``.
 
 =========  ================================================================================
 0-48       a square (``7 * row + col``, named ``a1`` top left to ``g7``): where to put the
-           disc (placement), where the move ends (a turn), a card to swap, a face-up card for
-           a devil move, a free space for the next devil-move card, a card to peek at (tower),
-           a card to turn over (off the board)
+           disc (placement), where the move ends (a turn), where it goes on to after a hall
+           pass (``go_on``), a card to swap, a face-up card for a devil move, a free space for
+           the next devil-move card, a card to peek at (tower), a card to turn over (off the
+           board)
 49         begin a swap of two cards
 50         begin a devil move (holding a devil)
 51         done picking devil-move cards (after 2 or 3; the 4th ends picking by itself)
@@ -33,11 +34,15 @@ Actions: ``Discrete(68)``, the same in every phase; the legal ones are in ``acti
 56         pass (legal only when nothing else is)
 57-62      lose letter A-F ("Teufel, Teufel!": the two devils take two letters)
 63-67      take a devil from the player 1-5 seats after you (every devil is in a disc)
+68         stop here: end the move on the card just turned over (``go_on``)
 =========  ================================================================================
 
 A move's action is its destination: :func:`envs.teufel_teufel.engine.reachable_squares` finds
 every square the disc may end on (breadth-first search under all movement rules); a move may
-stop on any square it enters, also where it could go on.
+stop on any square it enters, also where it could go on. A face-down card it ends on is turned
+over; if it shows a letter the mover holds (any colour: a "hall pass") the move goes on in
+phase ``go_on``: the mover picks the next square the same way, from there, or stops (68). So one
+move can turn over several cards; the ``move_from`` and ``move_turned`` blocks show the chain.
 
 Observation: ``float32[{size}]``, a :class:`envs.core.Layout` (``env.observation_layout``),
 written from the observing seat's point of view: players are listed by relative seat (0 = you,
@@ -60,7 +65,7 @@ Options
 
 ``max_cycles`` defaults to 5000 decisions: swaps and devil moves can make a game go round for
 ever. Uniformly random players end a game in about 1100 decisions on average; of 1000 random
-games of 2-6 players 99% ended within 4000 decisions and the longest took 6400.
+games of 2-6 players 99% ended within 4100 decisions (99.6% within 5000) and the longest took 5700.
 """
 
 from envs.core import Game, Option, int_range
@@ -84,6 +89,9 @@ OPTIONS = {
                                 "(first out) to -1", choices=("escape", "ranked")),
     "letter_reward": Option(0.0, "shaping: reward per letter token gained (minus per letter lost)",
                             check=_letter_reward),
+    "chain_revisits": Option(True, "after a hall pass the move may enter again the squares it stopped on "
+                                   "(its start, the cards it turned); False: never (the rulebook is silent)",
+                             choices=(True, False)),
 }
 
 GAME = Game(

@@ -4,6 +4,8 @@ Cards read ``A3`` (letter A of colour 3), ``DEV`` (devil), ``TWR`` (tower), ``##
 down); the devil space shows ``@n``, its ``n`` devil markers. Discs follow in brackets by
 seat. With a ``viewer`` seat, face-down cards that seat has peeked at show in lower case and the
 rest as ``###``; without one (the whole truth) every face-down card shows in lower case.
+Mid-move after a hall pass a line names the square the move began on and the cards it turned
+(the picture frames them: the start in orange, the turned cards in yellow).
 """
 
 import numpy as np
@@ -12,7 +14,7 @@ from envs.core.render import COLOURS, Canvas, text_image
 
 from .data import (
     CARD_COLOUR, CARD_KIND, CARD_LETTER, DEVIL_CARD, DEVIL_SPACE, LETTERS, NUM_LETTERS, NUM_SQUARES, PERSON,
-    PHASE_NAMES, SIDE, square_name,
+    PHASE_NAMES, SIDE, card_name, square_name,
 )
 from .engine import LEFT, LOST, ON_BOARD
 
@@ -65,7 +67,20 @@ def ansi(state, config, viewer=None):
     else:
         lines.append(f"phase {PHASE_NAMES[int(state.phase)]}, turn of player_{int(state.turn_owner)}, "
                      f"to act: player_{int(state.current_player)}")
+    if state.move_from >= 0:
+        lines.append(chain_line(state))
     return "\n".join(lines)
+
+
+def turned_squares(state):
+    return [square for square in range(NUM_SQUARES) if state.move_turned[square]]
+
+
+def chain_line(state):
+    """Mid-move after a hall pass: where the move began and what it turned over (public)."""
+    turned = ", ".join(f"{square_name(s)} ({card_name(state.board[s])})" for s in turned_squares(state))
+    return (f"hall pass: this move began on {square_name(state.move_from)} and turned over {turned}; "
+            f"go on or stop here")
 
 
 CELL = 64
@@ -83,6 +98,9 @@ def rgb(state, config):
         row, col = divmod(square, SIDE)
         x, y = MARGIN + col * CELL, MARGIN + row * CELL
         _draw_square(canvas, state, square, x, y)
+        if state.move_from == square or state.move_turned[square]:
+            frame = "yellow" if state.move_turned[square] else "orange"
+            canvas.rect(x + 1, y + 1, CELL - 2, CELL - 2, outline=COLOURS[frame], width=4)
         discs = _discs_at(state, square)
         for i, seat in enumerate(discs):
             cx = x + CELL // 2 + (i * 2 - (len(discs) - 1)) * 12

@@ -5,12 +5,16 @@ one card face up; **building** (take the top of the draw pile or the face-up car
 one face up; knocking is allowed between taking and discarding, after which every other seat
 has exactly one more turn); **laying out** (the knocker first, then in seat order, each seat lays
 out at least front wheel, engine and rear wheel or is out of the round); the **contest** (the
-knocker first, in turn: remove an own bike card, play a misery card on another bike, discard
-face down, replace an own bike card from the hand, or pass; the target of a misery card answers
-at once with a fitting joy card or accepts; a card handed over by Motor her / Rad her goes
-straight onto the receiver's bike). The round ends when every seat still in it has passed in a
-row; each bike scores engine power x 2 per Turbo x rear gear, halved for a wooden front wheel,
-0 with a flat front tyre. A seat's best ``counted_rounds`` (8) rounds count.
+knocker first, in turn, each seat plays one card: a) onto its own bike (an engine or a Turbo is
+added, a wheel fills its empty slot, a spare part takes any role; option ``own_bike="remove"``
+reads a) literally instead: a card taken off the own bike), b) a misery card on another bike,
+c) a card face down on the discard pile, d) a hand card in place of one of its bike cards; or it
+passes. Before its play a seat may move each of its laid-out spare parts once into another role.
+The target of a misery card answers at once with a fitting joy card or accepts; the card that
+Motor her / Rad her takes is chosen by the victim (option ``her_choice="attacker"``: by the
+attacker) and goes straight onto the attacker's bike). The round ends when every seat still in it
+has passed in a row; each bike scores engine power x 2 per Turbo x rear gear, halved for a wooden
+front wheel, 0 with a flat front tyre. A seat's best ``counted_rounds`` (8) rounds count.
 
 Every decision the rulebook leaves open is listed, with its reason, in docs/rules/volle_socke.md.
 
@@ -20,6 +24,21 @@ seats for a face-up card or a card that lay on a bike; only its owner for a face
 from the hand), and ``known[q]`` counts the cards in q's hand that every seat knows about (taken
 face up, or shown by a seat that could not lay out a bike). ``determinize`` resamples exactly the
 rest.
+
+``check_state`` accepts a record only if the 110 cards are all accounted for (draw pile, discard
+pile, hands, bikes, the misery card in play and a card in transit), the discard pile agrees with
+its per-kind counts, every bike has at most one front and one rear wheel and only cards that can
+lie on a bike, and phase, statuses, seats, pending cards, hand sizes and scores fit together
+(``STATE_PROBLEMS`` names each check).
+
+``playout_value`` (for search agents that cut playouts short) estimates each seat's final
+placement reward: each seat's total is projected to the end of the game (its round scores so far,
+the current round at what its bike scores now during the contest, every round still to come at
+the table's mean per player-round so far, then its best ``counted_rounds``), the projected totals
+are ranked like the final rewards (+1 best ... -1 worst, ties shared), and the result is scaled
+by the share of the game already played, because the rounds to come can still turn it. With
+``round_rewards`` it adds the current round's placement by bike values (divided by
+``num_rounds``) during the contest.
 """
 
 import numpy as np
@@ -47,14 +66,15 @@ ALL_SEATS = np.uint8(255)  # the discard bitmask of a card every seat knows
 
 PH_DRAW, PH_DISCARD, PH_LAYOUT, PH_TURN, PH_MISERY_SLOT, PH_REACT, PH_PLACE, PH_ENGINE_SLOT, PH_OVER = range(9)
 NUM_PHASES = 9
-PHASE_NAMES = ("draw", "discard", "lay out", "contest turn", "choose misery target", "react",
+PHASE_NAMES = ("draw", "discard", "lay out", "contest turn", "choose the card a misery card takes", "react",
                "place received card", "choose engine to replace", "game over")
 BUILDING, IN_CONTEST, OUT = 0, 1, 2
 
 # ---- actions: one flat Discrete space --------------------------------------------------------
 
-DRAW_PILE, DRAW_FACE_UP, KNOCK, FINISH_LAYOUT, PASS, ACCEPT, REACT_LACH, REACT_FUCK_TUV, REACT_PUMP = range(9)
-DISCARD_BASE = 9                                   # + kind: discard a hand card (face up / face down)
+(DRAW_PILE, DRAW_FACE_UP, KNOCK, FINISH_LAYOUT, PASS, ACCEPT, REACT_LACH, REACT_FUCK_TUV, REACT_PUMP,
+ ADD_ENGINE) = range(10)
+DISCARD_BASE = 10                                  # + kind: discard a hand card (face up / face down)
 #: "Fit" a hand card onto the own bike in a role: lay it out, replace with it, or place a received card.
 FIT_KIND = np.array([ENGINE_10, ENGINE_10 + 1, ENGINE_10 + 2, ENGINE_100, FRONT, FLAT_FRONT, WOODEN_FRONT,
                      REAR_1, REAR_1 + 1, REAR_1 + 2, REAR_1 + 3, TURBO, PUMP]
@@ -63,12 +83,12 @@ FIT_ROLE = np.array([ROLE_ENGINE] * 4 + [ROLE_FRONT] * 3 + [ROLE_REAR] * 4 + [RO
                     + [r for _ in range(NUM_SPARES) for r in range(SPARE_ROLES)], np.int8)
 NUM_FITS = len(FIT_KIND)                          # 31
 FIT_SPARE_BASE = 13                               # fit index of spare s in role r: 13 + 3 s + r
-FIT_BASE = DISCARD_BASE + NUM_KINDS               # 35
-MOVE_BASE = FIT_BASE + NUM_FITS                   # 66: + 3 s + r: move own spare part s into role r
-REMOVE_BASE = MOVE_BASE + NUM_SPARES * SPARE_ROLES  # 84: + bike index: remove an own bike card
-SLOT_BASE = REMOVE_BASE + NUM_BIKE_KINDS          # 102: + bike index: the card a misery / replacement aims at
-MISERY_BASE = SLOT_BASE + NUM_BIKE_KINDS          # 120: + 7 m + (k - 1): misery m on the seat k places on
-NUM_ACTIONS = MISERY_BASE + NUM_MISERY * (MAX_PLAYERS - 1)  # 155
+FIT_BASE = DISCARD_BASE + NUM_KINDS               # 36
+MOVE_BASE = FIT_BASE + NUM_FITS                   # 67: + 3 s + r: move own spare part s into role r
+REMOVE_BASE = MOVE_BASE + NUM_SPARES * SPARE_ROLES  # 85: + bike index: remove an own bike card
+SLOT_BASE = REMOVE_BASE + NUM_BIKE_KINDS          # 103: + bike index: the card a misery / replacement aims at
+MISERY_BASE = SLOT_BASE + NUM_BIKE_KINDS          # 121: + 7 m + (k - 1): misery m on the seat k places on
+NUM_ACTIONS = MISERY_BASE + NUM_MISERY * (MAX_PLAYERS - 1)  # 156
 
 #: Position of a kind in BIKE_KINDS (-1: the kind never lies on a bike).
 BIKE_INDEX = np.full(NUM_KINDS, -1, np.int8)
@@ -103,12 +123,14 @@ STATE = state_dtype([
     ("pending_target", np.int8),
     ("pending_slot", np.int8),                   # kind of the bike card it aims at
     ("pending_card", np.int8),                   # card in transit: received spare / engine being fitted
+    ("moved", np.int8),                          # bit s: spare part s has moved in this turn
     ("round_scores", np.int32, (MAX_PLAYERS, MAX_ROUNDS)),
     ("totals", np.int32, (MAX_PLAYERS,)),        # best counted_rounds of the rounds so far
     ("num_rounds", np.int8),
     ("counted_rounds", np.int8),
     ("flat_half", np.int8),
-    ("contest_adds", np.int8),
+    ("own_bike_add", np.int8),                   # a) adds a hand card (1) or removes a bike card (0)
+    ("victim_picks", np.int8),                   # the victim picks the card Motor her / Rad her takes
     ("round_rewards", np.int8),
 ], MAX_PLAYERS)
 
@@ -116,7 +138,8 @@ CONFIG = config_dtype([
     ("num_rounds", np.int8),
     ("counted_rounds", np.int8),
     ("flat_half", np.int8),
-    ("contest_adds", np.int8),
+    ("own_bike_add", np.int8),
+    ("victim_picks", np.int8),
     ("round_rewards", np.int8),
 ])
 
@@ -131,6 +154,7 @@ LAYOUT = Layout(
     ("bikes", (P8, len(REGULAR_BIKE_KINDS)), 0, MAX_ON_BIKE_OF_KIND,
      "regular cards on each bike: Turbo, engines 10/20/50/100, front normal/flat/wooden, rear gears 1-4"),
     ("bike_spares", (P8, NUM_SPARES, SPARE_ROLES), 0, 1, "spare parts on each bike, one-hot role front/rear/engine"),
+    ("spares_moved", NUM_SPARES, 0, 1, "spare parts moved in this turn (each moves at most once a turn)"),
     ("flat_tyre", P8, 0, 1, "the bike's front tyre is flat"),
     ("bike_value", P8, 0, MAX_VALUE, "what each bike would score now (HP)"),
     ("status", (P8, 3), 0, 1, "one-hot: building / in the contest / out of this round"),
@@ -155,8 +179,8 @@ LAYOUT = Layout(
     ("seat", P8, 0, 1, "your own seat (absolute, one-hot)"),
 )
 O = {name: LAYOUT.offset(name) for name in LAYOUT.names}
-O_HAND, O_HAND_SIZES, O_KNOWN, O_BIKES, O_SPARES = (O[n] for n in ("hand", "hand_sizes", "known_hands", "bikes",
-                                                                 "bike_spares"))
+O_HAND, O_HAND_SIZES, O_KNOWN, O_BIKES, O_SPARES, O_MOVED = (
+    O[n] for n in ("hand", "hand_sizes", "known_hands", "bikes", "bike_spares", "spares_moved"))
 O_FLAT, O_VALUE, O_STATUS, O_OWED, O_ROUND_SCORES, O_TOTALS = (
     O[n] for n in ("flat_tyre", "bike_value", "status", "final_turn_owed", "round_scores", "totals"))
 O_TOP, O_DKNOWN, O_DUNKNOWN, O_DRAW, O_ROUND, O_PHASE = (
@@ -174,7 +198,8 @@ def make_config(config):
     record["num_rounds"] = config["num_rounds"]
     record["counted_rounds"] = counted_rounds(config)
     record["flat_half"] = config["flat_front"] == "half"
-    record["contest_adds"] = config["contest_adds"]
+    record["own_bike_add"] = config["own_bike"] == "add"
+    record["victim_picks"] = config["her_choice"] == "victim"
     record["round_rewards"] = config["round_rewards"]
     return record
 
@@ -453,7 +478,7 @@ def legal_mask(state, seat, mask):
         _layout_mask(state, seat, mask)
     elif phase == PH_TURN:
         _turn_mask(state, seat, mask)
-    elif phase == PH_MISERY_SLOT:
+    elif phase == PH_MISERY_SLOT:  # the attacker aims, or the victim picks what it hands over
         for b in range(NUM_BIKE_KINDS):
             if _misery_fits(state, state.pending_misery, state.pending_target, BIKE_KINDS[b]):
                 mask[SLOT_BASE + b] = 1
@@ -469,11 +494,13 @@ def legal_mask(state, seat, mask):
         spare = int(state.pending_card) - SPARE_0
         for role in range(SPARE_ROLES):
             mask[FIT_BASE + FIT_SPARE_BASE + 3 * spare + role] = 1
-    elif phase == PH_ENGINE_SLOT:
+    elif phase == PH_ENGINE_SLOT:  # d) the engine the new one replaces, or a): it joins them
         for b in range(NUM_BIKE_KINDS):
             kind = BIKE_KINDS[b]
             if state.bike[seat, kind] > 0 and role_of(state, kind) == ROLE_ENGINE:
                 mask[SLOT_BASE + b] = 1
+        if state.own_bike_add:
+            mask[ADD_ENGINE] = 1
 
 
 @njit(cache=True)
@@ -497,33 +524,32 @@ def _layout_mask(state, seat, mask):
 def _turn_mask(state, seat, mask):
     mask[PASS] = 1
     hand = state.hand[seat]
-    for kind in range(NUM_KINDS):
+    for kind in range(NUM_KINDS):               # c) a hand card face down on the discard pile
         if hand[kind] > 0:
             mask[DISCARD_BASE + kind] = 1
-    for b in range(NUM_BIKE_KINDS):
-        if state.bike[seat, BIKE_KINDS[b]] > 0:
-            mask[REMOVE_BASE + b] = 1
-    for f in range(NUM_FITS):
+    for f in range(NUM_FITS):                   # a) a hand card onto the own bike, d) in place of one
         kind, role = FIT_KIND[f], FIT_ROLE[f]
         if hand[kind] == 0:
             continue
         if role == ROLE_TURBO:
-            ok = state.contest_adds != 0
+            ok = state.own_bike_add != 0        # a Turbo is only ever added
         elif role == ROLE_PUMP:
             ok = state.flat_tyre[seat] != 0
         else:
-            ok = True  # a wheel replaces (or fills) its slot; an engine replaces one (or is added)
+            ok = True  # a wheel fills its slot or takes it over; an engine joins the engines or replaces one
         if ok:
             mask[FIT_BASE + f] = 1
+    if not state.own_bike_add:                  # a) read literally: a card off the own bike
+        for b in range(NUM_BIKE_KINDS):
+            if state.bike[seat, BIKE_KINDS[b]] > 0:
+                mask[REMOVE_BASE + b] = 1
     for s in range(NUM_SPARES):
-        if state.bike[seat, SPARE_0 + s] == 0:
-            continue
-        for role in range(SPARE_ROLES):
-            # Into a wheel slot only by displacing the wheel there, so every move costs a card.
-            if role != state.spare_role[s] and (role == ROLE_ENGINE or wheel_of(state, seat, role) >= 0):
-                mask[MOVE_BASE + 3 * s + role] = 1
+        if _may_move(state, seat, s):
+            for role in range(SPARE_ROLES):
+                if role != state.spare_role[s]:
+                    mask[MOVE_BASE + 3 * s + role] = 1
     n = state.num_players
-    for m in range(NUM_MISERY):
+    for m in range(NUM_MISERY):                 # b) a misery card on another bike
         misery = MISERY_KINDS[m]
         if hand[misery] == 0:
             continue
@@ -531,6 +557,15 @@ def _turn_mask(state, seat, mask):
             target = (seat + k) % n
             if state.status[target] == IN_CONTEST and _has_misery_target(state, misery, target):
                 mask[MISERY_BASE + (MAX_PLAYERS - 1) * m + k - 1] = 1
+
+
+@njit(cache=True)
+def _may_move(state, seat, s):
+    """Whether ``seat`` may move its laid-out spare part ``s`` now: once a turn, and not with a flat
+    tyre (it would come back whole as a front wheel: a repair the rulebook gives only the Air Pump)."""
+    if state.bike[seat, SPARE_0 + s] == 0 or (int(state.moved) >> s) & 1:
+        return False
+    return not (state.spare_role[s] == ROLE_FRONT and state.flat_tyre[seat])
 
 
 # ---- one decision --------------------------------------------------------------------------------
@@ -548,22 +583,24 @@ def step(state, action):
         _turn_step(state, action)
     elif phase == PH_MISERY_SLOT:
         state.pending_slot = BIKE_KINDS[action - SLOT_BASE]
-        state.phase = PH_REACT
-        state.current_player = state.pending_target
+        if state.current_player == state.pending_target:  # the victim picked the card it hands over
+            _resolve_misery(state)
+        else:                                              # the attacker aimed: the target may react
+            state.phase = PH_REACT
+            state.current_player = state.pending_target
     elif phase == PH_REACT:
         _react_step(state, action)
     elif phase == PH_PLACE:
         f = action - FIT_BASE
         _mount(state, state.turn_seat, FIT_KIND[f], FIT_ROLE[f], 0)
-        state.pending_card = -1
         _next_turn(state)
     elif phase == PH_ENGINE_SLOT:
         seat = state.turn_seat
-        old = BIKE_KINDS[action - SLOT_BASE]
-        _take_off(state, seat, old)
-        _push_discard(state, old, ALL_SEATS)
+        if action != ADD_ENGINE:                           # d) the chosen engine goes
+            old = BIKE_KINDS[action - SLOT_BASE]
+            _take_off(state, seat, old)
+            _push_discard(state, old, ALL_SEATS)
         _mount(state, seat, state.pending_card, ROLE_ENGINE, 0)
-        state.pending_card = -1
         _next_turn(state)
 
 
@@ -659,6 +696,7 @@ def _next_turn(state):
     state.pending_target = -1
     state.pending_slot = -1
     state.pending_card = -1
+    state.moved = 0
     state.phase = PH_TURN
     n = state.num_players
     for i in range(1, n + 1):
@@ -672,6 +710,13 @@ def _next_turn(state):
 @njit(cache=True)
 def _turn_step(state, action):
     seat = state.current_player
+    if action >= MOVE_BASE and action < REMOVE_BASE:
+        # Moving a spare part is no card play: the turn goes on, and the pass count stands.
+        s, role = (action - MOVE_BASE) // 3, (action - MOVE_BASE) % 3
+        _move_spare(state, seat, s, role)
+        state.moved |= 1 << s
+        return
+    state.moved = 0
     if action == PASS:
         state.pass_streak += 1
         if state.pass_streak >= _count_in_contest(state):
@@ -682,27 +727,16 @@ def _turn_step(state, action):
     state.pass_streak = 0
     if action < FIT_BASE:                       # c) discard a hand card face down
         _discard_face_down(state, seat, action - DISCARD_BASE)
-    elif action < MOVE_BASE:                    # d) replace a bike card with a hand card
+    elif action < MOVE_BASE:                    # a) / d) a hand card onto the own bike
         f = action - FIT_BASE
         kind, role = FIT_KIND[f], FIT_ROLE[f]
-        if role == ROLE_ENGINE and state.contest_adds == 0 and _engines_on(state, seat) > 0:
+        if role == ROLE_ENGINE and _engines_on(state, seat) > 0:
             _play_public(state, seat, kind)
             state.pending_card = kind
-            state.phase = PH_ENGINE_SLOT        # which engine goes?
+            state.phase = PH_ENGINE_SLOT        # which engine goes, or (a) none
             return
         _fit_from_hand(state, seat, kind, role)
-    elif action < REMOVE_BASE:                  # move a spare part into another role
-        s, role = (action - MOVE_BASE) // 3, (action - MOVE_BASE) % 3
-        if state.spare_role[s] == ROLE_FRONT:
-            state.flat_tyre[seat] = 0
-        if role != ROLE_ENGINE:
-            old = wheel_of(state, seat, role)
-            _take_off(state, seat, old)
-            _push_discard(state, old, ALL_SEATS)
-            if role == ROLE_FRONT:
-                state.flat_tyre[seat] = 0
-        state.spare_role[s] = role
-    elif action < SLOT_BASE:                    # a) remove an own bike card
+    elif action < SLOT_BASE:                    # a) read literally: remove an own bike card
         kind = BIKE_KINDS[action - REMOVE_BASE]
         _take_off(state, seat, kind)
         _push_discard(state, kind, ALL_SEATS)
@@ -716,24 +750,50 @@ def _turn_step(state, action):
             state.pending_slot = wheel_of(state, state.pending_target, ROLE_FRONT)
             state.phase = PH_REACT
             state.current_player = state.pending_target
+        elif state.victim_picks and (misery == MOTOR_HER or misery == RAD_HER):
+            state.phase = PH_REACT              # the victim picks the card once it accepts
+            state.current_player = state.pending_target
         else:
-            state.phase = PH_MISERY_SLOT
+            state.phase = PH_MISERY_SLOT        # the attacker aims
         return
     _next_turn(state)
 
 
 @njit(cache=True)
+def _move_spare(state, seat, s, role):
+    """Move ``seat``'s laid-out spare part ``s`` into ``role``; a wheel in that slot goes to the discard pile."""
+    if state.spare_role[s] == ROLE_FRONT:
+        state.flat_tyre[seat] = 0               # (never flat: see _may_move)
+    if role != ROLE_ENGINE:
+        old = wheel_of(state, seat, role)
+        if old >= 0:
+            _take_off(state, seat, old)
+            _push_discard(state, old, ALL_SEATS)
+    state.spare_role[s] = role
+
+
+@njit(cache=True)
 def _react_step(state, action):
-    target = state.current_player
-    misery = state.pending_misery
-    _push_discard(state, misery, ALL_SEATS)
     if action != ACCEPT:                        # a fitting joy card makes the misery worthless
+        target = state.current_player
         joy = LACH if action == REACT_LACH else (FUCK_TUV if action == REACT_FUCK_TUV else PUMP)
+        _push_discard(state, state.pending_misery, ALL_SEATS)
         _play_public(state, target, joy)
         _push_discard(state, joy, ALL_SEATS)
         _next_turn(state)
-        return
+    elif state.pending_slot < 0:                # Motor her / Rad her: the victim picks what it hands over
+        state.phase = PH_MISERY_SLOT
+    else:
+        _resolve_misery(state)
+
+
+@njit(cache=True)
+def _resolve_misery(state):
+    """The accepted misery card takes effect on the card ``pending_slot`` of the target's bike."""
+    target = state.pending_target
+    misery = state.pending_misery
     kind = state.pending_slot
+    _push_discard(state, misery, ALL_SEATS)
     if misery == NAIL:
         state.flat_tyre[target] = 1
     elif misery == TUV or misery == BULL:
@@ -744,8 +804,10 @@ def _react_step(state, action):
         flat = state.flat_tyre[target] if role_of(state, kind) == ROLE_FRONT else 0
         _take_off(state, target, kind)
         if kind >= SPARE_0 and kind < SPARE_0 + NUM_SPARES:
-            state.pending_card = kind           # the receiver chooses its role
-            state.pending_misery = -1
+            state.pending_misery = -1           # the receiver chooses the spare part's role
+            state.pending_target = -1
+            state.pending_slot = -1
+            state.pending_card = kind
             state.phase = PH_PLACE
             state.current_player = attacker
             return
@@ -770,6 +832,7 @@ def _start_round(state):
     state.pending_target = -1
     state.pending_slot = -1
     state.pending_card = -1
+    state.moved = 0
     i = 0
     for kind in range(NUM_KINDS):
         for _ in range(COUNTS[kind]):
@@ -796,9 +859,9 @@ def _start_round(state):
 
 
 @njit(cache=True)
-def _add_placement_rewards(state, values, scale):
-    """+1 for the best, -1 for the worst, evenly between; tied seats share their places' rewards."""
-    n = state.num_players
+def _add_placements(values, n, scale, out):
+    """Add ``scale`` x each seat's placement by ``values`` to ``out``: +1 for the best, -1 for the
+    worst, evenly between; tied seats share their places' rewards."""
     for q in range(n):
         better, tied = 0, 0
         for o in range(n):
@@ -807,7 +870,7 @@ def _add_placement_rewards(state, values, scale):
             elif values[o] == values[q]:
                 tied += 1
         place = better + (tied - 1) / 2.0
-        state.reward[q] += scale * (1.0 - 2.0 * place / (n - 1))
+        out[q] += scale * (1.0 - 2.0 * place / (n - 1))
 
 
 @njit(cache=True)
@@ -820,14 +883,14 @@ def _end_round(state):
         state.round_scores[q, r] = values[q]
         state.totals[q] = best_rounds_total(state.round_scores[q], r + 1, state.counted_rounds)
     if state.round_rewards:
-        _add_placement_rewards(state, values, 1.0 / state.num_rounds)
+        _add_placements(values, n, 1.0 / state.num_rounds, state.reward)
     state.round_index += 1
     if state.round_index < state.num_rounds:
         _start_round(state)
         return
     for q in range(n):
         values[q] = state.totals[q]
-    _add_placement_rewards(state, values, 1.0)
+    _add_placements(values, n, 1.0, state.reward)
     state.phase = PH_OVER
     state.terminal = 1
     state.current_player = -1
@@ -838,7 +901,8 @@ def reset(state, config, seed):
     state.num_rounds = config.num_rounds
     state.counted_rounds = config.counted_rounds
     state.flat_half = config.flat_half
-    state.contest_adds = config.contest_adds
+    state.own_bike_add = config.own_bike_add
+    state.victim_picks = config.victim_picks
     state.round_rewards = config.round_rewards
     state.round_index = 0
     _start_round(state)
@@ -903,6 +967,8 @@ def observe(state, viewer, out):
     if state.knocker >= 0:
         out[O_KNOCKER + (int(state.knocker) - seat) % n] = 1.0
     out[O_STREAK] = state.pass_streak
+    for s in range(NUM_SPARES):
+        out[O_MOVED + s] = (int(state.moved) >> s) & 1
     if state.pending_misery >= 0:
         out[O_PMISERY + int(MISERY_INDEX[state.pending_misery])] = 1.0
         out[O_PTARGET + (int(state.pending_target) - seat) % n] = 1.0
@@ -985,4 +1051,406 @@ def determinize(state, seat, seed):
             k += 1
 
 
-register_engine(STATE, reset=reset, legal_mask=legal_mask, step=step, observe=observe, determinize=determinize)
+# ---- validation ------------------------------------------------------------------------------------
+
+MAX_OF_KIND = int(COUNTS.max())  # 16 normal front wheels
+
+STATE_BOUNDS = {
+    "deck": (0, NUM_KINDS - 1),
+    "deck_size": (0, DECK_SIZE),
+    "discard": (0, NUM_KINDS - 1),
+    "discard_seen": (0, int(ALL_SEATS)),
+    "discard_size": (0, DECK_SIZE),
+    "discard_public": (0, MAX_OF_KIND),
+    "discard_private": (0, MAX_OF_KIND),
+    "hand": (0, MAX_HAND),
+    "known": (0, MAX_HAND),
+    "bike": (0, MAX_ON_BIKE_OF_KIND),
+    "spare_role": (0, SPARE_ROLES - 1),
+    "flat_tyre": (0, 1),
+    "status": (BUILDING, OUT),
+    "final_owed": (0, 1),
+    "phase": (0, NUM_PHASES - 1),
+    "turn_seat": (0, MAX_PLAYERS - 1),
+    "knocker": (-1, MAX_PLAYERS - 1),
+    "starter": (0, MAX_PLAYERS - 1),
+    "round_index": (0, MAX_ROUNDS),
+    "pass_streak": (0, MAX_PLAYERS),         # all of them pass at the end of the game
+    "pending_misery": (-1, NAIL),
+    "pending_target": (-1, MAX_PLAYERS - 1),
+    "pending_slot": (-1, NUM_KINDS - 1),
+    "pending_card": (-1, NUM_KINDS - 1),
+    "moved": (0, (1 << NUM_SPARES) - 1),
+    "round_scores": (0, MAX_VALUE),
+    "totals": (0, MAX_VALUE * MAX_ROUNDS),
+    "num_rounds": (1, MAX_ROUNDS),
+    "counted_rounds": (1, MAX_ROUNDS),
+    "flat_half": (0, 1),
+    "own_bike_add": (0, 1),
+    "victim_picks": (0, 1),
+    "round_rewards": (0, 1),
+}
+
+STATE_PROBLEMS = (
+    "ok",
+    "counted_rounds is more than num_rounds",
+    "the end of the game does not fit: terminal, phase 'game over' and round_index == num_rounds go together",
+    "a seat beyond num_players has cards, a status, scores or face-down discards",
+    "turn_seat, starter, knocker or pending_target is not a seat of this game (or the starter is not this "
+    "round's: round_index mod num_players)",
+    "a round not yet played has a score",
+    "totals are not each seat's best counted_rounds round scores",
+    "a misery card, target, aimed-at card or card in transit does not fit the phase",
+    "the 110 cards are not all accounted for exactly once (draw pile, discard pile, hands, bikes, the misery "
+    "card in play, the card in transit)",
+    "the discard pile disagrees with discard_public / discard_private, or a discard is known to no seat of "
+    "this game",
+    "a seat knows of more cards in a hand than it holds",
+    "a hand has more cards than the phase allows (8 or 10 dealt, one more while discarding)",
+    "a bike holds a card that never lies on a bike, or more than one front or one rear wheel",
+    "a spare part that lies on no bike has a role",
+    "a flat tyre on a bike without a front wheel that has a tyre",
+    "the statuses do not fit the phase (building, laying out in turn from the knocker, the contest)",
+    "a seat out of the round has a bike, or a hand the table has not seen",
+    "the knock and the last turns after it do not fit (final_owed, the seat to act)",
+    "the seat laying out cannot complete a bike",
+    "the seat to act is not the one the phase calls for",
+    "pass_streak is not below the number of seats in the contest (or not 0 before it)",
+    "spare parts marked as moved outside a contest turn",
+)
+
+(_OK, _ROUNDS, _END, _ABSENT, _SEATS, _FUTURE_SCORE, _TOTALS, _PENDING, _CARDS, _DISCARD, _KNOWN, _HAND_SIZE,
+ _BIKE_CARDS, _SPARE_ROLE, _FLAT, _STATUS, _OUT_SEAT, _KNOCK, _CANNOT_LAY_OUT, _ACTOR, _STREAK,
+ _MOVED) = range(len(STATE_PROBLEMS))
+
+
+@njit(cache=True)
+def check_state(state):
+    """0 if ``state`` is a game the rules can reach, else the code of its first problem (STATE_PROBLEMS).
+
+    Assumes STATE_BOUNDS hold. The checks run from the simple to those that rely on earlier ones
+    (the card count trusts the pending fields, the bike checks trust the card count)."""
+    n = int(state.num_players)
+    phase = int(state.phase)
+    if state.counted_rounds > state.num_rounds:
+        return _ROUNDS
+    over = state.round_index == state.num_rounds
+    if over != (state.terminal == 1) or over != (phase == PH_OVER) or state.round_index > state.num_rounds:
+        return _END
+    if _absent_seat_problem(state, n):
+        return _ABSENT
+    if state.turn_seat >= n or state.starter >= n or state.knocker >= n or state.pending_target >= n:
+        return _SEATS
+    if not over and state.starter != state.round_index % n:
+        return _SEATS
+    for q in range(n):
+        for r in range(state.round_index, MAX_ROUNDS):
+            if state.round_scores[q, r] != 0:
+                return _FUTURE_SCORE
+        if state.totals[q] != best_rounds_total(state.round_scores[q], state.round_index, state.counted_rounds):
+            return _TOTALS
+    if not _pending_fits(state, n, phase):
+        return _PENDING
+    if not _cards_conserved(state, n):
+        return _CARDS
+    if not _discard_pile_consistent(state, n):
+        return _DISCARD
+    for q in range(n):
+        for kind in range(NUM_KINDS):
+            if state.known[q, kind] > state.hand[q, kind]:
+                return _KNOWN
+    if not _hand_sizes_fit(state, n, phase):
+        return _HAND_SIZE
+    return _table_problem(state, n, phase)
+
+
+@njit(cache=True)
+def _absent_seat_problem(state, n):
+    for q in range(n, MAX_PLAYERS):
+        if state.flat_tyre[q] or state.status[q] or state.final_owed[q] or state.totals[q]:
+            return True
+        for kind in range(NUM_KINDS):
+            if state.hand[q, kind] or state.known[q, kind] or state.bike[q, kind] or state.discard_private[q, kind]:
+                return True
+        for r in range(MAX_ROUNDS):
+            if state.round_scores[q, r]:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _is_misery(kind):
+    return kind >= 0 and MISERY_INDEX[kind] >= 0
+
+
+@njit(cache=True)
+def _victim_picks_for(state, misery):
+    return state.victim_picks != 0 and (misery == MOTOR_HER or misery == RAD_HER)
+
+
+@njit(cache=True)
+def _pending_fits(state, n, phase):
+    """The misery card in play, its target and aimed-at card, and the card in transit fit the phase."""
+    misery, target, slot, card = state.pending_misery, state.pending_target, state.pending_slot, state.pending_card
+    if phase == PH_MISERY_SLOT or phase == PH_REACT:
+        if not _is_misery(misery) or target < 0 or target == state.turn_seat or card >= 0:
+            return False
+        if state.status[target] != IN_CONTEST or not _has_misery_target(state, misery, target):
+            return False
+        if phase == PH_MISERY_SLOT:  # the card is not chosen yet; a Nail never waits for a choice
+            return slot < 0 and misery != NAIL
+        if misery == NAIL:
+            return slot >= 0 and slot == wheel_of(state, target, ROLE_FRONT) and _misery_fits(state, misery, target,
+                                                                                             slot)
+        if _victim_picks_for(state, misery):
+            return slot < 0
+        return slot >= 0 and _misery_fits(state, misery, target, slot)
+    if misery >= 0 or target >= 0 or slot >= 0:
+        return False
+    if phase == PH_PLACE:
+        return card >= SPARE_0 and card < SPARE_0 + NUM_SPARES
+    if phase == PH_ENGINE_SLOT:
+        return card >= 0 and (FIXED_ROLE[card] == ROLE_ENGINE or (card >= SPARE_0 and card < SPARE_0 + NUM_SPARES))
+    return card < 0
+
+
+@njit(cache=True)
+def _cards_conserved(state, n):
+    if state.deck_size + state.discard_size > DECK_SIZE:
+        return False
+    count = np.zeros(NUM_KINDS, np.int64)
+    for i in range(state.deck_size):
+        count[state.deck[i]] += 1
+    for i in range(state.discard_size):
+        count[state.discard[i]] += 1
+    for q in range(n):
+        for kind in range(NUM_KINDS):
+            count[kind] += state.hand[q, kind] + state.bike[q, kind]
+    if state.pending_misery >= 0:
+        count[state.pending_misery] += 1
+    if state.pending_card >= 0:
+        count[state.pending_card] += 1
+    for kind in range(NUM_KINDS):
+        if count[kind] != COUNTS[kind]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _discard_pile_consistent(state, n):
+    public = np.zeros(NUM_KINDS, np.int64)
+    private = np.zeros((MAX_PLAYERS, NUM_KINDS), np.int64)
+    for i in range(state.discard_size):
+        seen = int(state.discard_seen[i])
+        kind = state.discard[i]
+        if seen == ALL_SEATS:
+            public[kind] += 1
+            continue
+        owner = -1
+        for q in range(n):
+            if seen == 1 << q:
+                owner = q
+        if owner < 0:
+            return False
+        private[owner, kind] += 1
+    for kind in range(NUM_KINDS):
+        if public[kind] != state.discard_public[kind]:
+            return False
+        for q in range(MAX_PLAYERS):
+            if private[q, kind] != state.discard_private[q, kind]:
+                return False
+    return True
+
+
+@njit(cache=True)
+def _hand_sizes_fit(state, n, phase):
+    dealt = 10 if n <= 3 else 8
+    for q in range(n):
+        size = 0
+        for kind in range(NUM_KINDS):
+            size += state.hand[q, kind]
+        if phase == PH_DRAW or phase == PH_DISCARD:
+            if size != dealt + (1 if phase == PH_DISCARD and q == state.current_player else 0):
+                return False
+        elif size > dealt:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _bike_problem(state, n):
+    for q in range(n):
+        fronts, rears = 0, 0
+        for kind in range(NUM_KINDS):
+            count = state.bike[q, kind]
+            if count == 0:
+                continue
+            if BIKE_INDEX[kind] < 0:
+                return _BIKE_CARDS
+            role = role_of(state, kind)
+            if role == ROLE_FRONT:
+                fronts += count
+            elif role == ROLE_REAR:
+                rears += count
+        if fronts > 1 or rears > 1:
+            return _BIKE_CARDS
+        front = wheel_of(state, q, ROLE_FRONT)
+        if state.flat_tyre[q] and (front < 0 or front == WOODEN_FRONT):
+            return _FLAT
+    for s in range(NUM_SPARES):
+        on_a_bike = False
+        for q in range(n):
+            if state.bike[q, SPARE_0 + s] > 0:
+                on_a_bike = True
+        if not on_a_bike and state.spare_role[s] != 0:
+            return _SPARE_ROLE
+    return _OK
+
+
+@njit(cache=True)
+def _table_problem(state, n, phase):
+    """Bikes, statuses, the knock, the seat to act and the pass count against the phase."""
+    problem = _bike_problem(state, n)
+    if problem != _OK:
+        return problem
+    building = phase == PH_DRAW or phase == PH_DISCARD
+    contest = phase >= PH_TURN and phase != PH_OVER
+    for q in range(n):
+        if state.status[q] == OUT:
+            for kind in range(NUM_KINDS):
+                if state.bike[q, kind] or state.known[q, kind] != state.hand[q, kind]:
+                    return _OUT_SEAT
+    if building:
+        problem = _building_problem(state, n, phase)
+    elif phase == PH_LAYOUT:
+        problem = _layout_problem(state, n)
+    elif contest:
+        problem = _contest_problem(state, n, phase)
+    if problem != _OK:
+        return problem
+    if contest and state.pass_streak >= _count_in_contest(state):
+        return _STREAK
+    if state.pass_streak != 0 and (building or phase == PH_LAYOUT):  # (the game's end keeps the last count)
+        return _STREAK
+    if state.moved != 0 and phase != PH_TURN:
+        return _MOVED
+    return _OK
+
+
+@njit(cache=True)
+def _building_problem(state, n, phase):
+    for q in range(n):
+        if state.status[q] != BUILDING:
+            return _STATUS
+        for kind in range(NUM_KINDS):
+            if state.bike[q, kind]:
+                return _STATUS
+            if state.discard_private[q, kind]:  # nothing goes face down before the contest
+                return _STATUS
+    current = state.current_player
+    if current != state.turn_seat:
+        return _ACTOR
+    if state.knocker < 0:
+        for q in range(n):
+            if state.final_owed[q]:
+                return _KNOCK
+    elif state.final_owed[state.knocker]:
+        return _KNOCK
+    elif not state.final_owed[current] and not (phase == PH_DISCARD and current == state.knocker):
+        return _KNOCK
+    # (Something to take is left: the hands hold at most 80 cards, the rest is in the two piles.)
+    return _OK
+
+
+@njit(cache=True)
+def _layout_problem(state, n):
+    if state.knocker < 0:
+        return _STATUS
+    for q in range(n):
+        if state.final_owed[q]:
+            return _KNOCK
+    current = state.current_player
+    if current != state.turn_seat:
+        return _ACTOR
+    here = (current - state.knocker) % n
+    for q in range(n):
+        place = (q - state.knocker) % n
+        status = state.status[q]
+        if place < here and status == BUILDING:
+            return _STATUS
+        if place < here and status == IN_CONTEST and not is_complete(state, q):
+            return _STATUS
+        if place >= here and status != BUILDING:
+            return _STATUS
+        if place > here:
+            for kind in range(NUM_KINDS):
+                if state.bike[q, kind]:
+                    return _STATUS
+    if not _can_complete(state, current, -1, -1):
+        return _CANNOT_LAY_OUT
+    return _OK
+
+
+@njit(cache=True)
+def _contest_problem(state, n, phase):
+    if state.knocker < 0:
+        return _STATUS
+    for q in range(n):
+        if state.status[q] == BUILDING:
+            return _STATUS
+        if state.final_owed[q]:
+            return _KNOCK
+    if state.status[state.turn_seat] != IN_CONTEST:
+        return _STATUS
+    current = state.current_player
+    if phase == PH_REACT:
+        actor = state.pending_target
+    elif phase == PH_MISERY_SLOT and _victim_picks_for(state, state.pending_misery):
+        actor = state.pending_target
+    else:
+        actor = state.turn_seat
+    if current != actor:
+        return _ACTOR
+    if phase == PH_ENGINE_SLOT and _engines_on(state, current) == 0:
+        return _PENDING
+    return _OK
+
+
+# ---- search cut-offs -------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def playout_value(state, values):
+    """Each seat's estimated return from here: its placement by projected totals, scaled by the share
+    of the game played (see the module docstring); plus, with round_rewards, this round's placement
+    by the bikes during the contest."""
+    if state.terminal:
+        return
+    n = int(state.num_players)
+    rounds = int(state.num_rounds)
+    played = int(state.round_index)
+    contest = state.phase >= PH_TURN and state.phase != PH_OVER
+    hp = 0
+    for q in range(n):
+        for r in range(played):
+            hp += state.round_scores[q, r]
+    mean = hp // (n * played) if played > 0 else 0
+    bikes = np.zeros(n, np.int64)
+    projected = np.zeros(n, np.int64)
+    scores = np.zeros(MAX_ROUNDS, np.int64)
+    for q in range(n):
+        if contest and state.status[q] == IN_CONTEST:
+            bikes[q] = bike_value(state, q)
+        for r in range(rounds):
+            scores[r] = state.round_scores[q, r] if r < played else mean
+        if contest:
+            scores[played] = bikes[q]
+        projected[q] = best_rounds_total(scores, rounds, state.counted_rounds)
+    progress = (played + (0.5 if contest else 0.0)) / rounds
+    _add_placements(projected, n, progress, values)
+    if state.round_rewards and contest:
+        _add_placements(bikes, n, 1.0 / rounds, values)
+
+
+register_engine(STATE, reset=reset, legal_mask=legal_mask, step=step, observe=observe, determinize=determinize,
+                check_state=check_state, playout_value=playout_value)

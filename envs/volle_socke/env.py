@@ -2,7 +2,7 @@
 
 +-----------------------+-----------------------------------------------------------------------+
 | Import                | ``from envs import volle_socke_v0``                                   |
-| Actions               | Discrete(155), masked                                                 |
+| Actions               | Discrete(156), masked                                                 |
 | Parallel API          | yes (turn-based, via ``turn_based_aec_to_parallel``)                  |
 | Manual control        | no                                                                    |
 | Agents                | ``player_0`` ... ``player_{n-1}``, n = 2..8 (default 4)               |
@@ -16,12 +16,14 @@ Each round the seats first *build*: take the top of the face-down draw pile or t
 then discard one card face up. Someone knocks (between taking and discarding); every other seat
 then has exactly one more turn. In the *horsepower contest* the knocker lays out a bike first
 (at least front wheel, engine and rear wheel), then the others in seat order; a seat that cannot
-is out of the round. Then, turn by turn from the knocker, each seat removes a card from its own
-bike, plays a misery card on another bike (Motor her, Rad her, TÜV, Bull, Nail), discards a card
-face down, replaces one of its bike cards with a hand card, or passes. The target of a misery
-card answers at once with a fitting joy card (Da lach ich doch über against any misery, Fuck for
-TÜV against TÜV, Air Pump against Nail) or accepts. The round ends when every seat still in it
-has passed in a row. A bike scores its engine power x 2 per Turbo x the rear wheel's gear,
+is out of the round. Then, turn by turn from the knocker, each seat plays one card: a) onto its
+own bike (a further engine, a Turbo, a missing wheel, a spare part in any role), b) a misery card
+on another bike (Motor her, Rad her, TÜV, Bull, Nail), c) face down on the discard pile, or d) in
+place of one of its bike cards; or it passes. Before its play it may move each of its laid-out
+spare parts once into another role (into an empty slot too). The target of a misery card answers
+at once with a fitting joy card (Da lach ich doch über against any misery, Fuck for TÜV against
+TÜV, Air Pump against Nail) or accepts; for Motor her and Rad her it then picks the engine or
+wheel it hands over. The round ends when every seat still in it has passed in a row. A bike scores its engine power x 2 per Turbo x the rear wheel's gear,
 halved by a wooden front wheel and 0 with a flat front tyre; over the game the best 8 of each
 seat's 10 round scores count.
 
@@ -40,7 +42,7 @@ another hand's unknown cards, nor the draw pile's order, nor another seat's face
 
 Actions
 -------
-One flat ``Discrete(155)``; the mask lists the legal ones. Cards are named by kind (``data.NAMES``).
+One flat ``Discrete(156)``; the mask lists the legal ones. Cards are named by kind (``data.NAMES``).
 
 ======================  ====================================================================
 0 / 1                   building: take the top of the draw pile / the face-up card
@@ -48,15 +50,21 @@ One flat ``Discrete(155)``; the mask lists the legal ones. Cards are named by ki
 3                       lay-out: finish laying out (the bike is complete)
 4                       contest: pass
 5 / 6 / 7 / 8           react to a misery card: accept / Da lach ich doch über / Fuck for TÜV / Air Pump
-9 + kind (26)           discard a hand card (face up while building, face down in the contest)
-35 + f (31)             fit a hand card onto the own bike in a role (``engine.FIT_KIND/FIT_ROLE``):
-                        lay it out; in the contest replace the card in that role with it (the old
-                        card goes to the discard pile); or choose the role of a received spare part
-66 + 3 s + r (18)       move the own spare part s into role r (front / rear / engine)
-84 + b (18)             remove the card of bike kind b from the own bike (to the discard pile)
-102 + b (18)            choose the bike card of kind b: the card a misery card aims at, or the
-                        engine a newly fitted engine replaces
-120 + 7 m + k - 1 (35)  play misery card m (Motor her, Rad her, TÜV, Bull, Nail) on the seat k
+9                       contest: the engine just fitted joins the others (a); none goes
+10 + kind (26)          discard a hand card (face up while building, face down in the contest)
+36 + f (31)             fit a hand card onto the own bike in a role (``engine.FIT_KIND/FIT_ROLE``):
+                        lay it out; in the contest add it (a) or put it in place of the card in
+                        that role (d: the old card goes to the discard pile; for an engine the
+                        next decision says which engine goes, or action 9 that none does); pump
+                        up the own flat tyre; or choose the role of a received spare part
+67 + 3 s + r (18)       move the own laid-out spare part s into role r (front / rear / engine);
+                        a wheel in that slot goes to the discard pile; the turn goes on
+85 + b (18)             ``own_bike="remove"`` only: remove the card of bike kind b from the own
+                        bike (to the discard pile)
+103 + b (18)            choose the bike card of kind b: the card a misery card aims at, the card
+                        the victim of Motor her / Rad her hands over, or the engine a newly
+                        fitted engine replaces
+121 + 7 m + k - 1 (35)  play misery card m (Motor her, Rad her, TÜV, Bull, Nail) on the seat k
                         places after you (k = 1..7)
 ======================  ====================================================================
 
@@ -74,9 +82,11 @@ Options
 -------
 ``num_players`` (2-8, default 4), ``num_rounds`` (1-10, default 10), ``counted_rounds`` (default
 8, or every round when there are fewer), ``flat_front`` ("zero": a flat front tyre scores 0;
-"half": it halves the value), ``contest_adds`` (False: a contest turn is one of the rulebook's
-four plays; True: a turn may also add an engine or a Turbo to the own bike), ``round_rewards``,
-``max_cycles``, ``illegal_action``, ``render_mode``.
+"half": it halves the value), ``own_bike`` ("add": the contest's option a) puts a hand card onto
+the own bike; "remove": the literal English text, a card comes off the own bike onto the discard
+pile, and a Turbo cannot be fitted after laying out), ``her_choice`` ("victim": the attacked seat
+picks the engine / wheel Motor her / Rad her takes; "attacker": the attacker picks it),
+``round_rewards``, ``max_cycles``, ``illegal_action``, ``render_mode``.
 """
 
 from envs.core import Game, Option, int_range
@@ -87,7 +97,7 @@ from .data import NAMES, ROLE_NAMES, ROLE_PUMP, ROLE_TURBO
 
 _FIXED_NAMES = ("take the top of the draw pile", "take the face-up card", "knock", "finish laying out", "pass",
                 "accept the misery card", "react with Da lach ich doch über", "react with Fuck for TÜV",
-                "react with Air Pump")
+                "react with Air Pump", "add the engine beside the others (none goes)")
 _MISERY_NAMES = ("Motor her", "Rad her", "TÜV", "Bull", "Nail")
 _BIKE_NAMES = [NAMES[kind] for kind in engine.BIKE_KINDS]
 
@@ -106,7 +116,7 @@ def action_name(action, config=None):
         if role == ROLE_PUMP:
             return "pump up the own flat tyre (Air Pump)"
         if role == ROLE_TURBO:
-            return "fit Turbo onto the own bike"
+            return "add Turbo to the own bike"
         return f"fit {NAMES[kind]} as {ROLE_NAMES[role]}"
     if action < engine.REMOVE_BASE:
         s, role = divmod(action - engine.MOVE_BASE, 3)
@@ -114,7 +124,8 @@ def action_name(action, config=None):
     if action < engine.SLOT_BASE:
         return f"remove {_BIKE_NAMES[action - engine.REMOVE_BASE]} from own bike"
     if action < engine.MISERY_BASE:
-        return f"aim at {_BIKE_NAMES[action - engine.SLOT_BASE]}"
+        # the card a misery card aims at, the card a victim hands over, or the engine that is replaced
+        return f"pick {_BIKE_NAMES[action - engine.SLOT_BASE]} on a bike"
     m, k = divmod(action - engine.MISERY_BASE, engine.MAX_PLAYERS - 1)
     target = "the next player" if k == 0 else f"the player {k + 1} seats after you"
     return f"play {_MISERY_NAMES[m]} on {target}"
@@ -141,8 +152,11 @@ GAME = Game(
                                  check=_check_counted),
         "flat_front": Option("zero", "a flat front tyre scores 0 ('zero') or halves the value ('half')",
                              choices=("zero", "half")),
-        "contest_adds": Option(False, "contest turns may also add an engine or a Turbo to the own bike",
-                               choices=(False, True)),
+        "own_bike": Option("add", "the contest's option a): 'add' a hand card onto the own bike (an engine, a Turbo, "
+                           "a missing wheel, a spare part), or 'remove' a card from it (the literal English text)",
+                           choices=("add", "remove")),
+        "her_choice": Option("victim", "who picks the card Motor her / Rad her takes: the 'victim' or the 'attacker'",
+                             choices=("victim", "attacker")),
         "round_rewards": Option(False, "also reward each round's placement (divided by num_rounds)",
                                 choices=(False, True)),
     },

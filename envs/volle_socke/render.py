@@ -21,7 +21,10 @@ def _bike_cards(state, seat):
     for kind in _cards(state["bike"][seat]):
         label = SHORT[kind]
         if E.FIXED_ROLE[kind] < 0:
-            label += "=" + ("front", "rear", "engine")[int(state["spare_role"][kind - SPARE_0])]
+            s = kind - SPARE_0
+            label += "=" + ("front", "rear", "engine")[int(state["spare_role"][s])]
+            if int(state["phase"]) == E.PH_TURN and seat == int(state["turn_seat"]) and int(state["moved"]) >> s & 1:
+                label += " (moved)"
         out.append((kind, label))
     return out
 
@@ -35,6 +38,16 @@ def _summary(state):
         line += f", to act: player_{current}"
         if int(state["turn_seat"]) != current and phase >= E.PH_TURN:
             line += f" (turn of player_{int(state['turn_seat'])})"
+    return line
+
+
+def _misery_line(state):
+    misery, target, slot = int(state["pending_misery"]), int(state["pending_target"]), int(state["pending_slot"])
+    line = f"in play: {NAMES[misery]} by player_{int(state['turn_seat'])} on player_{target}"
+    if slot >= 0:
+        return line + f" at {NAMES[slot]}"
+    if int(state["phase"]) == E.PH_MISERY_SLOT and int(state["current_player"]) == target:
+        return line + f" (accepted: player_{target} picks the card it hands over)"
     return line
 
 
@@ -53,9 +66,7 @@ def ansi(state, config, viewer=None):
     if knocker >= 0:
         lines.append(f"player_{knocker} knocked")
     if int(state["pending_misery"]) >= 0:
-        slot = int(state["pending_slot"])
-        lines.append(f"in play: {NAMES[int(state['pending_misery'])]} by player_{int(state['turn_seat'])} on "
-                     f"player_{int(state['pending_target'])}" + (f" at {NAMES[slot]}" if slot >= 0 else ""))
+        lines.append(_misery_line(state))
     if int(state["pending_card"]) >= 0:
         lines.append(f"in transit: {NAMES[int(state['pending_card'])]}")
     played = min(int(state["round_index"]), E.MAX_ROUNDS)

@@ -1,9 +1,11 @@
-"""The printed material of Volles Fass voraus as tables: harbours, the deck, sailors, treasure maps.
+"""The printed material of Volles Fass voraus as tables: harbours, the route, the deck, sailors, maps.
 
 The rulebook describes the components but does not list what the 26 harbour tiles show, nor the
 deck's spaces or the treasure-map cards; this module is our design of them, documented in
-``docs/rules/volles_fass_voraus.md``. Everything is plain numpy arrays (read by the numba engine
-as constants) built from a small readable notation below.
+``docs/rules/volles_fass_voraus.md``: the route lays every tile (``ROUTES``: full, or short as an
+option), and a berth is worth more the further east it lies (``berth_value``, the yardstick).
+Everything is plain numpy arrays (read by the numba engine as constants) built from a small
+readable notation below.
 
 Colours: 0 purple, 1 orange, 2 colourless (10, 15 and 20 barrels). In the notation a barrel is
 ``P``, ``O`` or ``C``; ``*`` on an unloading berth is the three-coloured barrel ("any colour").
@@ -202,48 +204,45 @@ def B(action="", cost=0, pay=0, sym="", rob_barrel=0, rob=0, seasick=0, storm=0,
                 storm=storm, repair=repair, chaos=chaos, start=start)
 
 
-# Each tile lists its berths from west (position 1) to east (position 4).
+# Each tile lists its berths from west (position 1) to east (position 4). Like the start harbour
+# (3, 4, 5, 6 doubloons) a berth is worth more the further east it lies (see berth_value and the
+# table in docs/rules): the westernmost berth leaves first next time, the easternmost last.
 LOADING_TILES = [
-    [B("load CC", sym="fish"), B("load CO", cost=1), B("sailor", cost=1), B("load P", cost=1)],
-    [B("load C"), B("maps 1"), B("load PO", cost=2, sym="sail"), B(rob=2)],
-    [B("sailor +C", cost=1), B("load CCC", cost=1), B(seasick=1), B("load OO", cost=1, sym="fish")],
-    [B("load PC", cost=1), B(storm=1, repair=1), B("maps 2", cost=1), B("load O", sym="sail")],
-    [B("load OC", sym="fish"), B("sailor +P", cost=2), B("load C"), B(rob_barrel=1)],
-    [B("maps 1", sym="fish"), B("load PP", cost=2), B("load CC"), B("sailor")],
-    [B("load O"), B("load CCO", cost=1, sym="sail"), B("maps 1", chaos=1), B("load P", cost=1)],
-    [B("sailor +O", cost=1, sym="fish"), B("load C"), B("load PO", cost=1), B("load CC", seasick=1)],
+    [B("load C"), B("load CO", cost=1), B("sailor", cost=1, sym="fish"), B("load PO", cost=1)],
+    [B(rob=1), B("load C", sym="sail"), B("maps 1"), B("sailor +P", cost=2)],
+    [B(seasick=1), B("sailor", cost=2, sym="fish"), B("load OC"), B("sailor +C", cost=1)],
+    [B("sailor", cost=2), B(storm=1), B("load OC", sym="sail"), B("maps 2", cost=1)],
+    [B("load C", sym="fish"), B(rob_barrel=1), B("sailor", cost=1), B("load PP", cost=2)],
+    [B("sailor", cost=2), B("load OC", cost=1), B("load CC", sym="fish"), B("load POC", cost=2)],
+    [B(rob=2), B("maps 1", cost=1), B("load OO", cost=1, sym="sail"), B("sailor +O", cost=1)],
+    [B("maps 1", chaos=1), B("load OC", cost=1), B("load OCC", cost=1, sym="fish"), B("sailor", sym="sail")],
 ]
 MIXED_TILES = [
-    [B("unload C", pay=2, sym="fish"), B("load CO", cost=1), B("unload O", pay=3), B("sailor", cost=1)],
-    [B("load P", cost=1), B("unload P", pay=5), B("maps 1", cost=1, sym="sail"), B(storm=1, repair=2, chaos=1)],
-    [B("unload OC", pay=5), B(rob_barrel=1, rob=1), B("load CC", sym="fish"), B("unload *", pay=2)],
-    [B("sailor +C", cost=2, sym="sail"), B("unload O", pay=3, sym="fish"), B("load PO", cost=2), B(seasick=1)],
-    [B("maps 2", cost=1), B("load C"), B("unload C", pay=2), B("unload P", pay=4, sym="fish")],
-    [B("unload PO", pay=8), B("sailor", cost=1), B("load OO", cost=1, sym="sail"), B(rob=3)],
-    [B("load CCC", cost=1, sym="fish"), B("unload CC", pay=4), B(storm=2, chaos=1), B("unload O", pay=3)],
-    [B("unload *", pay=3), B("load P", cost=1, sym="fish"), B("sailor +O", cost=1), B("maps 1")],
-    [B("load PC", cost=1), B("unload O", pay=2, sym="sail"), B("unload C", pay=1, sym="fish"), B(repair=2, chaos=1)],
-    [B("sailor"), B("unload P", pay=5), B(rob_barrel=1), B("load OC", cost=1)],
+    [B("sailor", cost=2), B("load OC", cost=1), B("unload O", pay=3, sym="fish"), B("unload P", pay=6)],
+    [B(storm=1), B("load P", cost=1, sym="sail"), B("sailor", cost=1), B("unload OC", pay=6)],
+    [B("load C"), B("unload C", pay=2, sym="fish"), B("sailor", cost=1), B("unload **", pay=6)],
+    [B("unload C", pay=2), B("sailor", cost=2), B("load CC", sym="sail"), B("sailor +O", cost=1)],
+    [B(rob=1), B("maps 2", cost=2, sym="fish"), B("unload P", pay=5), B("load POC", cost=1)],
+    [B("maps 1", cost=1), B("unload *", pay=2), B("unload CC", pay=4, sym="sail"), B("unload PO", pay=9)],
+    [B("sailor", cost=2), B(storm=2, chaos=1), B("unload O", pay=4, sym="fish"), B("maps 2", cost=1)],
+    [B("unload *", pay=2, sym="sail"), B("load PC", cost=1), B("unload P", pay=5, sym="fish"), B("sailor +P", cost=2)],
+    [B(rob_barrel=1), B("sailor +C", cost=1, sym="fish"), B("unload OO", pay=7), B("unload P", pay=7)],
+    [B(repair=2, chaos=1), B("load O", sym="fish"), B("unload CC", pay=4), B("maps 2", cost=1)],
 ]
 UNLOADING_TILES = [
-    [B("unload C", pay=2), B("unload P", pay=5), B("unload O", pay=3, sym="fish"), B("maps 1")],
-    [B("unload **", pay=3, sym="sail"), B("unload O", pay=3), B(rob_barrel=1, rob=2), B("unload CC", pay=3)],
-    [B("maps 2", cost=1), B("unload PO", pay=8, sym="fish"), B("unload C", pay=2), B(storm=1, repair=1, chaos=1)],
-    [B("unload P", pay=4, sym="sail"), B(seasick=2), B("unload OC", pay=5), B("unload *", pay=2, sym="fish")],
-    [B("unload O", pay=3, sym="fish"), B("unload PP", pay=10), B("maps 1"), B("unload C", pay=1, sym="sail")],
-    [B(rob=3), B("unload CC", pay=4, sym="fish"), B("unload P", pay=5), B("unload OO", pay=6)],
-    [B("unload *", pay=2), B(storm=2, repair=1), B("unload PC", pay=6, sym="sail"), B("unload O", pay=3)],
-    [B("unload C", pay=2, sym="fish"), B("sailor", cost=2), B("unload **", pay=4), B("unload P", pay=6)],
+    [B("sailor", cost=2), B("unload P", pay=5), B("unload O", pay=3, sym="fish"), B("unload **", pay=6)],
+    [B(rob=2), B("unload O", pay=3, sym="sail"), B("sailor", cost=1), B("unload PO", pay=8, sym="fish")],
+    [B(seasick=2), B("unload C", pay=2, sym="fish"), B("unload P", pay=6), B("maps 2", cost=1)],
+    [B(storm=1, chaos=1), B("sailor", cost=2), B("maps 1", sym="sail"), B("unload PP", pay=10)],
+    [B("sailor", cost=1), B(rob_barrel=1), B("unload CC", pay=5, sym="fish"), B("unload P", pay=7)],
+    [B(rob=2), B("sailor", cost=1), B("unload *", pay=3, sym="fish"), B("unload OO", pay=7)],
+    [B("sailor", cost=2), B(storm=1, repair=1), B("maps 1", sym="fish"), B("unload PC", pay=8, sym="sail")],
+    [B("unload *", pay=2), B("maps 2", cost=2), B("sailor", cost=1, sym="sail"), B("unload PC", pay=8)],
 ]
 #: The printed start: each berth shows the starting doubloons (rulebook: 3, 4, ... 6).
 START_TILE = [B(start=3), B(start=4), B(start=5), B(start=6)]
 #: The printed destination: unload any barrels (rulebook: berth 2 pays 3 for any two).
-DEST_TILE = [B("unload *", pay=2), B("unload **", pay=3), B("unload **", pay=4), B("unload *", pay=3)]
-
-#: The sea regions between start and destination: 3 loading, 4 mixed, 3 unloading harbours.
-ROUTE_SHAPES = (SHAPE_START,) + (SHAPE_LOAD,) * 3 + (SHAPE_MIXED,) * 4 + (SHAPE_UNLOAD,) * 3 + (SHAPE_DEST,)
-NUM_HARBOURS = len(ROUTE_SHAPES)  # 12: start, 10 recesses, destination
-START_HARBOUR, DEST_HARBOUR = 0, NUM_HARBOURS - 1
+DEST_TILE = [B("unload *", pay=2), B("unload **", pay=3), B("unload **", pay=4), B("unload *", pay=4)]
 
 _ALL_TILES = LOADING_TILES + MIXED_TILES + UNLOADING_TILES + [START_TILE, DEST_TILE]
 NUM_HARBOUR_TILES = len(LOADING_TILES) + len(MIXED_TILES) + len(UNLOADING_TILES)  # 26
@@ -255,6 +254,36 @@ TILE_SHAPE = np.array([SHAPE_LOAD] * len(LOADING_TILES) + [SHAPE_MIXED] * len(MI
 SHAPE_FIRST = np.array([0, len(LOADING_TILES), len(LOADING_TILES) + len(MIXED_TILES), START_TILE_ID, DEST_TILE_ID],
                        np.int8)
 SHAPE_COUNT = np.array([len(LOADING_TILES), len(MIXED_TILES), len(UNLOADING_TILES), 1, 1], np.int8)
+
+# ---- the route ----------------------------------------------------------------------------
+#
+# The board has a recess for every tile ("fill each recess of the gameboard"): start harbour,
+# 8 loading, 10 mixed and 8 unloading harbours, destination - 28 harbours, 27 legs. The short
+# route (option route="short", for quick experiments) keeps the regions' proportions with
+# 3 + 4 + 3 of the tiles. Records and observations are sized for the full route; past a short
+# route's destination a harbour does not exist (shape -1, no tile).
+
+ROUTE_NAMES = ("full", "short")
+ROUTE_FULL, ROUTE_SHORT = 0, 1
+NO_HARBOUR = -1
+
+
+def _route(loading, mixed, unloading):
+    return (SHAPE_START,) + (SHAPE_LOAD,) * loading + (SHAPE_MIXED,) * mixed + (SHAPE_UNLOAD,) * unloading + (
+        SHAPE_DEST,)
+
+
+ROUTES = (_route(*(int(c) for c in SHAPE_COUNT[:3])), _route(3, 4, 3))
+ROUTE_SHAPES = ROUTES[ROUTE_FULL]
+NUM_HARBOURS = len(ROUTE_SHAPES)  # 28: the longest route
+START_HARBOUR = 0
+DEST_HARBOUR = NUM_HARBOURS - 1  # on the full route; a record's own is ROUTE_DEST[route]
+#: Shape of each harbour of each route (NO_HARBOUR past its destination).
+ROUTE_SHAPE = np.full((len(ROUTES), NUM_HARBOURS), NO_HARBOUR, np.int8)
+for _r, _shapes in enumerate(ROUTES):
+    ROUTE_SHAPE[_r, : len(_shapes)] = _shapes
+    assert all(_shapes.count(s) <= SHAPE_COUNT[s] for s in range(3)), "more recesses than tiles of a shape"
+ROUTE_DEST = np.array([len(shapes) - 1 for shapes in ROUTES], np.int8)
 
 
 def tile_name(tile):
@@ -317,7 +346,6 @@ BERTH_STORM = _TABLES["storm"]
 BERTH_REPAIR = _TABLES["repair"]
 BERTH_CHAOS = _TABLES["chaos"]
 BERTH_START = _TABLES["start"]
-ROUTE_SHAPE = np.array(ROUTE_SHAPES, np.int8)
 
 
 def berth_text(tile, pos):
@@ -358,24 +386,97 @@ def berth_text(tile, pos):
     return ", ".join(parts) if parts else "-"
 
 
-def _max_doubloons():
-    """An upper bound on any player's doubloons: the observation's honest high bound."""
+# ---- what a berth is worth: the yardstick of the tile design ------------------------------
+#
+# One number per berth, in doubloons, so that the design can be checked and shown ("east pays
+# more", docs/rules/volles_fass_voraus.md). A barrel's sale price (BARREL_PRICE: the mean payout
+# per barrel at the berths that ask for its colour) is credited half to the berth that loads it
+# and half to the one that sells it, so a barrel bought at an average berth and sold at one earns
+# its price once. Sailors and maps are worth rough constants; hazards cost what they take (a lost
+# barrel the sale half still to come, a lost sailor half a sailor: many players hold none).
+# Berth actions are optional, so a main action is never worth less than 0.
+
+SAILOR_VALUE = 3.0  # a sailor card over the rest of a voyage (a fisher on ~4 fish berths, ...)
+MAP_VALUE = 2.5     # a treasure-map card: chests (14) and two complete item sets (30) over 16 cards is 2.75
+SYMBOL_VALUE = 0.5  # a fish or a sail: it pays only players holding the matching sailors
+
+
+def _barrel_prices():
+    totals, counts = np.zeros(NUM_COLOURS), np.zeros(NUM_COLOURS)
+    for tile in range(NUM_TILES):
+        for pos in range(NUM_BERTHS):
+            if BERTH_KIND[tile, pos] != KIND_UNLOAD:
+                continue
+            need = BERTH_NEED[tile, pos]
+            per_barrel = BERTH_PAY[tile, pos] / need.sum()
+            for colour in range(NUM_COLOURS):
+                if need[colour]:
+                    totals[colour] += per_barrel
+                    counts[colour] += 1
+    return totals / counts
+
+
+#: Mean payout per barrel of each colour over the unloading berths that ask for that colour.
+BARREL_PRICE = _barrel_prices()
+#: The mean over the 45 barrels.
+MEAN_BARREL_PRICE = float((BARREL_PRICE * BARRELS_PER_COLOUR).sum() / TOTAL_BARRELS)
+
+
+def berth_value(tile, pos):
+    """What berth ``pos`` of ``tile`` is worth to the player who takes it, by the yardstick above."""
+    half = 0.5 * BARREL_PRICE
+    kind = BERTH_KIND[tile, pos]
+    offered = float((BERTH_LOAD[tile, pos] * half).sum())
+    main = 0.0
+    if kind == KIND_LOAD:
+        main = offered - BERTH_COST[tile, pos]
+    elif kind == KIND_SAILOR:
+        main = SAILOR_VALUE + offered - BERTH_COST[tile, pos]
+    elif kind == KIND_MAPS:
+        main = MAP_VALUE * BERTH_MAPS[tile, pos] - BERTH_COST[tile, pos]
+    elif kind == KIND_UNLOAD:
+        need = BERTH_NEED[tile, pos]
+        given = float((need[:NUM_COLOURS] * half).sum()) + need[NUM_COLOURS] * float(half.min())  # "any": the cheapest
+        main = BERTH_PAY[tile, pos] - given
+    value = max(0.0, main) + BERTH_START[tile, pos]
+    value -= (BERTH_ROB_BARREL[tile, pos] + BERTH_STORM[tile, pos]) * 0.5 * MEAN_BARREL_PRICE
+    value -= BERTH_ROB[tile, pos] + BERTH_REPAIR[tile, pos] + BERTH_SEASICK[tile, pos] * 0.5 * SAILOR_VALUE
+    if BERTH_SYMBOL[tile, pos] in (SYMBOL_FISH, SYMBOL_SAIL):
+        value += SYMBOL_VALUE
+    return value
+
+
+#: berth_value of every berth of every tile.
+BERTH_VALUE = np.array([[berth_value(t, p) for p in range(NUM_BERTHS)] for t in range(NUM_TILES)])
+
+
+def _doubloon_bounds():
+    """Most doubloons a player can hold once his ship lies in each harbour of each route (before
+    the treasure maps): the best start berth plus, harbour by harbour, the best that any tile of
+    the recess's shape can pay (payout, sailor bonuses per barrel, arrival bonuses). Additive, so a
+    record within it stays within it: check_state's bound and the observation's."""
     best_colour_bonus = int(SAILOR_COLOUR_BONUS.sum(axis=0).max())
     arrival = max(int(SAILOR_FISH.sum()), int(SAILOR_SAIL.sum()))
 
-    def best_gain(tile):
-        gains = []
-        for pos in range(NUM_BERTHS):
-            barrels = int(BERTH_NEED[tile, pos].sum())
-            gains.append(int(BERTH_PAY[tile, pos]) + barrels * (1 + best_colour_bonus) + arrival)
-        return max(gains)
-
-    total = int(BERTH_START.max())
-    for shape in ROUTE_SHAPES[1:]:
+    def best_gain(shape):
         first, count = int(SHAPE_FIRST[shape]), int(SHAPE_COUNT[shape])
-        total += max(best_gain(tile) for tile in range(first, first + count))
-    total += int(MAP_CHEST.sum()) + int(SET_VALUE[NUM_ITEMS]) * MAX_ITEM_COPIES
-    return total
+        return max(int(BERTH_PAY[t, p]) + int(BERTH_NEED[t, p].sum()) * (1 + best_colour_bonus) + arrival
+                   for t in range(first, first + count) for p in range(NUM_BERTHS))
+
+    bounds = np.zeros((len(ROUTES), NUM_HARBOURS), np.int16)
+    for route, shapes in enumerate(ROUTES):
+        total = int(BERTH_START.max())
+        for harbour, shape in enumerate(shapes):
+            if harbour > 0:
+                total += best_gain(shape)
+            bounds[route, harbour] = total
+        bounds[route, len(shapes):] = total
+    return bounds
 
 
-MAX_DOUBLOONS = _max_doubloons()
+#: Doubloons a player may hold with his ship in harbour h of route r: DOUBLOON_BOUND[r, h].
+DOUBLOON_BOUND = _doubloon_bounds()
+#: The most treasure maps can be worth to one player: every chest and two complete item sets.
+MAX_TREASURE = int(MAP_CHEST.sum()) + int(SET_VALUE[NUM_ITEMS]) * MAX_ITEM_COPIES
+#: An upper bound on any player's doubloons: the observation's honest high bound.
+MAX_DOUBLOONS = int(DOUBLOON_BOUND.max()) + MAX_TREASURE

@@ -1,13 +1,15 @@
 """Volles Fass voraus: the rules as numba functions over one record.
 
-Four ships sail from the start harbour through ten harbours (three loading, four mixed, three
-unloading, laid from 26 tiles) to the destination. In each harbour the ships move west to east
-by berth: the mover picks a free berth in the next harbour and carries out its actions at once
-(ships without a player take the easternmost free berth and do nothing). Barrels are loaded onto a
-deck of 14 spaces and may only be unloaded if they can be pulled straight back over the rear
-loading dock without touching another barrel (:func:`extractable`, the geometric hot path).
-Treasure maps are scored at the destination; the most doubloons wins, ties to the ship further
-west at the destination.
+Four ships sail from the start harbour through 26 harbours (8 loading, 10 mixed, 8 unloading:
+every harbour tile, laid at random into the recesses of its shape and face up from the start) to
+the destination; option ``route="short"`` lays only 3 + 4 + 3 of them (records and observations
+are sized for the full route; a short route leaves the harbours past its destination empty). In
+each harbour the ships move west to east by berth: the mover picks a free berth in the next
+harbour and carries out its actions at once (ships without a player take the easternmost free
+berth and do nothing). Barrels are loaded onto a deck of 14 spaces and may only be unloaded if
+they can be pulled straight back over the rear loading dock without touching another barrel
+(:func:`extractable`, the geometric hot path). Treasure maps are scored at the destination; the
+most doubloons wins, ties to the ship further west at the destination.
 
 A player's turn runs through *stages* (arrival bonuses, pirates, seasickness, storm, the berth's
 main action, a last chance for Barry Fassel / Farry Bassel); a stage that needs a choice sets a
@@ -15,6 +17,22 @@ main action, a last chance for Barry Fassel / Farry Bassel); a stage that needs 
 automatically (see :func:`settle`), so the agent only sees real choices. Data tables (harbours,
 deck geometry, sailors, maps) are in :mod:`envs.volles_fass_voraus.data`; the decisions the
 rulebook leaves open are in ``docs/rules/volles_fass_voraus.md``.
+
+Validation (:func:`check_state`, ``STATE_BOUNDS``, ``STATE_PROBLEMS``): the route's tiles (each
+recess a tile of its shape, none twice, face up where the ships have been or are heading), the
+45 barrels conserved over supply, decks and hand, ships and berths agreeing with the leg and the
+turn order, both card piles consistent with their owners, doubloons within what the harbours
+sailed can have paid, treasure scored only at the end, and the pending decision fitting the berth
+the ship lies on (stage, hazards still to suffer, barrels owed, storm-chaos cards).
+
+``playout_value(state, values)``: each player's *projected* doubloons are his doubloons, plus what
+his treasure maps are worth now, plus half the mean sale price (``data.BARREL_PRICE``) of every
+barrel aboard (the sale half of the tile design's yardstick, ``data.berth_value``). Each other
+player finishes ahead of him with probability ``1 / (1 + exp(-(theirs - his) / spread))``, with
+``spread = 2 + 1 per leg still to sail`` doubloons; his value is the expected placing reward
+``1 - 2 * E[players ahead] / (n - 1)`` (the values of all players sum to 0, like the rewards),
+plus, with ``doubloon_shaping = s``, ``s`` times the projected gain still to come. Zero once the
+game is over.
 """
 
 import numpy as np
@@ -24,13 +42,14 @@ from envs.core import Layout, config_dtype, register_engine, state_dtype
 from envs.core.rng import seed_rng, shuffle
 
 from .data import (
-    BARRELS_PER_COLOUR, BARREL_DIAMETER, BARRY, BERTH_CHAOS, BERTH_COST, BERTH_KIND, BERTH_LOAD, BERTH_MAPS,
-    BERTH_NEED, BERTH_PAY, BERTH_REPAIR, BERTH_ROB, BERTH_ROB_BARREL, BERTH_SEASICK, BERTH_START, BERTH_STORM,
-    BERTH_SYMBOL, BEST_ITEM_SETS, DEST_HARBOUR, DEST_TILE_ID, FARRY, KIND_LOAD, KIND_MAPS, KIND_SAILOR,
-    KIND_UNLOAD, MAP_CHEST, MAP_ITEM, MAX_DOUBLOONS, MAX_ITEM_COPIES, MOVE_FROM, MOVE_TO, NUM_BERTHS, NUM_COLOURS,
-    NUM_HARBOURS, NUM_ITEMS, NUM_MAPS, NUM_MOVES, NUM_SAILORS, NUM_SPACES, NUM_TILES, PIRANHA, PIT, ROUTE_SHAPE,
-    ROW_END, SAILOR_COLOUR_BONUS, SAILOR_FISH, SAILOR_PLAZA, SAILOR_SAIL, SHAPE_COUNT, SHAPE_FIRST, SPACE_X,
-    START_HARBOUR, START_TILE_ID, STORMY, SYMBOL_FISH, SYMBOL_SAIL,
+    BARRELS_PER_COLOUR, BARREL_DIAMETER, BARREL_PRICE, BARRY, BERTH_CHAOS, BERTH_COST, BERTH_KIND, BERTH_LOAD,
+    BERTH_MAPS, BERTH_NEED, BERTH_PAY, BERTH_REPAIR, BERTH_ROB, BERTH_ROB_BARREL, BERTH_SEASICK, BERTH_START,
+    BERTH_STORM, BERTH_SYMBOL, BEST_ITEM_SETS, DEST_TILE_ID, DOUBLOON_BOUND, FARRY, KIND_LOAD, KIND_MAPS,
+    KIND_SAILOR, KIND_UNLOAD, MAP_CHEST, MAP_ITEM, MAX_DOUBLOONS, MAX_ITEM_COPIES, MAX_TREASURE, MOVE_FROM,
+    MOVE_TO, NUM_BERTHS, NUM_COLOURS, NUM_HARBOURS, NUM_ITEMS, NUM_MAPS, NUM_MOVES, NUM_SAILORS, NUM_SPACES,
+    NUM_TILES, PIRANHA, PIT, ROUTE_DEST, ROUTE_NAMES, ROUTE_SHAPE, ROW_END, SAILOR_COLOUR_BONUS, SAILOR_FISH,
+    SAILOR_PLAZA, SAILOR_SAIL, SHAPE_COUNT, SHAPE_FIRST, SPACE_X, START_HARBOUR, START_TILE_ID, STORMY,
+    SYMBOL_FISH, SYMBOL_SAIL, TILE_SHAPE,
 )
 
 MAX_PLAYERS = 4
@@ -84,7 +103,8 @@ STATE = state_dtype([
     ("leg", np.int8),                                   # harbour the ships are leaving
     ("mover", np.int8),                                 # index into move_order of the ship moving
     ("move_order", np.int8, (NUM_SHIPS,)),              # ships of this leg, west to east
-    ("harbour_tile", np.int8, (NUM_HARBOURS,)),         # tile id in each recess (start/destination fixed)
+    ("route", np.int8),                                 # data.ROUTE_FULL or ROUTE_SHORT
+    ("harbour_tile", np.int8, (NUM_HARBOURS,)),         # tile id in each recess (start/destination fixed; -1 off route)
     ("revealed", np.int8, (NUM_HARBOURS,)),
     ("berth_ship", np.int8, (NUM_HARBOURS, NUM_BERTHS)),  # ship on each berth, FREE if none
     ("ship_harbour", np.int8, (NUM_SHIPS,)),
@@ -115,6 +135,7 @@ STATE = state_dtype([
 ], MAX_PLAYERS)
 
 CONFIG = config_dtype([
+    ("route", np.int8),
     ("reveal_all", np.int8),
     ("fassel_limit", np.int8),
     ("hire_bonus_here", np.int8),
@@ -158,6 +179,8 @@ _FEATURE_HIGH = float(TILE_FEATURES.max())  # the largest number on any berth (a
 
 LAYOUT = Layout(
     ("phase", NUM_PHASES, 0, 1, "the decision being asked (one-hot)"),
+    ("route", (NUM_HARBOURS, 5), 0, 1,
+     "each harbour's recess shape, one-hot: loading, mixed, unloading, start, destination (zero past the route)"),
     ("harbour_visible", NUM_HARBOURS, 0, 1, "1 if the harbour's tile is face up (start and destination always)"),
     ("berths", (NUM_HARBOURS, NUM_BERTHS, BERTH_FEATURES), 0, _FEATURE_HIGH,
      "each visible berth, west to east: see BERTH_FEATURE_NAMES (zero while face down)"),
@@ -187,7 +210,8 @@ LAYOUT = Layout(
     ("chaos_given", NUM_SAILORS, 0, 1, "storm chaos: the sailor given away this turn (usable this turn)"),
 )
 _O = {name: LAYOUT.offset(name) for name in LAYOUT.names}
-O_PHASE, O_VISIBLE, O_BERTHS, O_SHIPS = _O["phase"], _O["harbour_visible"], _O["berths"], _O["ships"]
+O_PHASE, O_ROUTE, O_VISIBLE, O_BERTHS = _O["phase"], _O["route"], _O["harbour_visible"], _O["berths"]
+O_SHIPS = _O["ships"]
 O_IS_PLAYER, O_TO_MOVE, O_DECKS, O_EXTRACT = _O["ship_is_player"], _O["to_move"], _O["decks"], _O["extractable"]
 O_DOUBLOONS, O_SAILORS, O_BOXED, O_SAILOR_PILE = _O["doubloons"], _O["sailors"], _O["sailors_boxed"], \
     _O["sailors_in_pile"]
@@ -200,6 +224,7 @@ O_CHAOS_TAKE, O_CHAOS_GIVEN = _O["chaos_take"], _O["chaos_given"]
 def make_config(config):
     record = np.zeros(1, CONFIG)
     record["num_players"] = config["num_players"]
+    record["route"] = ROUTE_NAMES.index(config["route"])
     record["reveal_all"] = config["harbour_reveal"] == "all_at_start"
     record["fassel_limit"] = config["fassel_moves_per_turn"]
     record["hire_bonus_here"] = bool(config["hired_sailor_pays_at_once"])
@@ -242,6 +267,11 @@ def extractable(deck):
 # =============================================================================================
 # Small queries
 # =============================================================================================
+
+
+@njit(cache=True)
+def dest_harbour(state):
+    return ROUTE_DEST[state.route]
 
 
 @njit(cache=True)
@@ -560,6 +590,7 @@ def reset(state, config, seed):
     state.fassel_limit = config.fassel_limit
     state.hire_bonus_here = config.hire_bonus_here
     state.shaping = config.shaping
+    state.route = config.route
     for colour in range(NUM_COLOURS):
         state.supply[colour] = BARRELS_PER_COLOUR[colour]
     state.berth_ship[:, :] = FREE
@@ -567,9 +598,9 @@ def reset(state, config, seed):
     state.ship_berth[:] = -1
     deal_harbours(state)
     state.revealed[START_HARBOUR] = 1
-    state.revealed[DEST_HARBOUR] = 1
-    if config.reveal_all:
-        state.revealed[:] = 1
+    state.revealed[dest_harbour(state)] = 1
+    if config.reveal_all:  # each tile is turned face up as it is laid (the rulebook's setup)
+        state.revealed[: dest_harbour(state) + 1] = 1
     for card in range(NUM_SAILORS):
         state.sailor_deck[card] = card
         state.sailor_owner[card] = OWNER_DECK
@@ -587,7 +618,8 @@ def reset(state, config, seed):
 
 @njit(cache=True)
 def deal_harbours(state):
-    """Lay a random tile of the matching shape into every recess."""
+    """Lay a random tile of the matching shape into every recess of the route (-1 past its end)."""
+    state.harbour_tile[:] = -1
     for shape in range(3):
         first = SHAPE_FIRST[shape]
         count = SHAPE_COUNT[shape]
@@ -597,11 +629,11 @@ def deal_harbours(state):
         shuffle(state, tiles, count)
         used = 0
         for harbour in range(NUM_HARBOURS):
-            if ROUTE_SHAPE[harbour] == shape:
+            if ROUTE_SHAPE[state.route, harbour] == shape:
                 state.harbour_tile[harbour] = tiles[used]
                 used += 1
     state.harbour_tile[START_HARBOUR] = START_TILE_ID
-    state.harbour_tile[DEST_HARBOUR] = DEST_TILE_ID
+    state.harbour_tile[dest_harbour(state)] = DEST_TILE_ID
 
 
 @njit(cache=True)
@@ -633,7 +665,7 @@ def next_ship(state):
     while True:
         state.mover += 1
         if state.mover >= NUM_SHIPS:
-            if state.leg + 1 == DEST_HARBOUR:
+            if state.leg + 1 == dest_harbour(state):
                 finish_game(state)
                 return
             state.leg += 1
@@ -997,7 +1029,8 @@ def observe(state, seat, out):
     n = state.num_players
     out[O_PHASE + int(state.phase)] = 1.0
     size = NUM_BERTHS * BERTH_FEATURES
-    for harbour in range(NUM_HARBOURS):
+    for harbour in range(dest_harbour(state) + 1):
+        out[O_ROUTE + harbour * 5 + int(ROUTE_SHAPE[state.route, harbour])] = 1.0
         if state.revealed[harbour]:
             out[O_VISIBLE + harbour] = 1.0
             base = O_BERTHS + harbour * size
@@ -1087,7 +1120,7 @@ def redeal_hidden_tiles(state):
         shuffle(state, pool, size)
         used = 0
         for harbour in range(NUM_HARBOURS):
-            if ROUTE_SHAPE[harbour] == shape and not state.revealed[harbour]:
+            if ROUTE_SHAPE[state.route, harbour] == shape and not state.revealed[harbour]:
                 state.harbour_tile[harbour] = pool[used]
                 used += 1
 
@@ -1129,4 +1162,416 @@ def redeal_maps(state, seat):
         drawn += 1
 
 
-register_engine(STATE, reset=reset, legal_mask=legal_mask, step=step, observe=observe, determinize=determinize)
+# =============================================================================================
+# Is a record a game the rules can reach? (envs.core.validate.check_records)
+# =============================================================================================
+
+STATE_BOUNDS = {
+    "phase": (0, NUM_PHASES - 1),
+    "stage": (0, ST_DONE + 1),  # ST_DONE + 1 once a turn is over (reset when the next ship docks)
+    "leg": (0, NUM_HARBOURS - 2),
+    "mover": (-1, NUM_SHIPS),  # -1 between legs, NUM_SHIPS once the last ship has moved
+    "move_order": (0, NUM_SHIPS - 1),
+    "route": (0, len(ROUTE_NAMES) - 1),
+    "harbour_tile": (-1, NUM_TILES - 1),
+    "revealed": (0, 1),
+    "berth_ship": (FREE, NUM_SHIPS - 1),
+    "ship_harbour": (-1, NUM_HARBOURS - 1),
+    "ship_berth": (-1, NUM_BERTHS - 1),
+    "deck": (EMPTY, NUM_COLOURS),
+    "supply": (0, int(BARRELS_PER_COLOUR.max())),
+    "hand": (0, NUM_COLOURS),
+    "doubloons": (0, MAX_DOUBLOONS),
+    "treasure": (0, MAX_TREASURE),
+    "sailor_owner": (OWNER_BOX, MAX_PLAYERS - 1),
+    "sailor_deck": (0, NUM_SAILORS - 1),
+    "sailors_drawn": (0, NUM_SAILORS),
+    "sailor_uses": (0, 3),
+    "map_owner": (OWNER_DECK, MAX_PLAYERS - 1),
+    "map_deck": (0, NUM_MAPS - 1),
+    "maps_drawn": (0, NUM_MAPS),
+    "load_left": (0, int(BERTH_LOAD.max())),
+    "load_paid": (0, 1),
+    "need": (0, int(BERTH_NEED.sum(axis=2).max())),
+    "unloaded": (0, int(BERTH_NEED.sum(axis=2).max())),
+    "to_give_up": (0, int(max(BERTH_ROB_BARREL.max(), BERTH_STORM.max(), BERTH_SEASICK.max()))),
+    "chaos_take": (-1, NUM_SAILORS - 1),
+    "chaos_given": (-1, NUM_SAILORS - 1),
+    "fassel_limit": (1, 3),
+    "hire_bonus_here": (0, 1),
+    "shaping": (0.0, 1.0),
+    "scratch": (0, 1),
+}
+
+(BAD_TILES, BAD_REVEALED, BAD_BARRELS, BAD_EMPTY_SEAT, BAD_BERTHS, BAD_LEG, BAD_POSITIONS, BAD_MOVE_ORDER,
+ BAD_CURRENT, BAD_SAILOR_PILE, BAD_MAP_PILE, BAD_TREASURE, BAD_TERMINAL, BAD_START, BAD_DOUBLOONS, BAD_BERTH_PHASE,
+ BAD_STAGE, BAD_PENDING, BAD_HAND, BAD_LOADING, BAD_UNLOADING, BAD_GIVE_UP, BAD_CHAOS, BAD_CHAOS_GIVEN,
+ BAD_FASSEL) = range(1, 26)
+STATE_PROBLEMS = (
+    "ok",
+    "the harbour tiles do not fit the route: a recess without a tile of its shape, a tile past the destination, "
+    "or a tile laid twice",
+    "a harbour is face down although the ships have reached it or set off for it (or the start or destination), "
+    "or one past the route's end is face up",
+    "barrels are not conserved: supply, decks and the barrel in hand must hold 10 purple, 15 orange, 20 colourless",
+    "a seat without a player holds barrels, doubloons, treasure, sailors or treasure maps",
+    "ships and berths disagree: a ship not on the berth it records, a berth naming a ship lying elsewhere, "
+    "or a ship past the destination",
+    "leg is past the route's last leg",
+    "the ships' harbours do not fit the leg and the turn order (ships that moved lie in the next harbour, "
+    "the others in this one; all at the destination once the game is over)",
+    "move_order is not the ships of this leg from west to east",
+    "current_player is not the player whose ship is moving",
+    "the sailor pile is inconsistent: sailor_deck is not a permutation, or its drawn / face-down parts "
+    "disagree with the owners and sailors_drawn",
+    "the treasure-map pile is inconsistent: map_deck is not a permutation, or its drawn / face-down parts "
+    "disagree with the owners and maps_drawn",
+    "treasure is scored only at the end, and then is what each player's treasure maps are worth",
+    "phase and terminal disagree: the phase is 'game over' exactly when the game has ended",
+    "choosing start berths: exactly the seats before the one to act lie in the start harbour with their "
+    "berth's doubloons, and nothing has been loaded, hired or drawn yet",
+    "a player holds more doubloons than the harbours sailed so far can have paid",
+    "the decision asked does not fit the berth the ship lies on (e.g. unloading at a loading berth)",
+    "stage does not follow the phase: the turn would resume at the wrong step",
+    "a field of the pending berth (hand, load_left, load_paid, need, unloaded, to_give_up, chaos_take) is set "
+    "outside its decision",
+    "a barrel in hand with no free deck space to place it",
+    "loading: the barrels left to take do not fit the berth (all of them until the price is paid, fewer after)",
+    "unloading: the barrels owed and those unloaded do not add up to the berth's, or a started pair cannot "
+    "be finished",
+    "pirates / storm / seasickness: nothing to choose (to_give_up must be at least 1 and less than what the "
+    "player holds), or the player is protected by Assecuranza Pit / Stormy D.",
+    "storm chaos: the player or the others hold no sailor, or the card chosen to take is not another player's",
+    "chaos_given is not a card the player to act gave away in storm chaos this turn",
+    "Barry Fassel / Farry Bassel: moves counted on another card, or more than fassel_limit",
+)
+assert len(STATE_PROBLEMS) == BAD_FASSEL + 1
+
+#: The stage a decision resumes at (-1: a phase not asked while docked).
+RESUME_STAGE = np.full(NUM_PHASES, -1, np.int8)
+RESUME_STAGE[[PH_ROB_BARREL, PH_SEASICK, PH_STORM_BARREL, PH_CHAOS_TAKE, PH_CHAOS_GIVE]] = (
+    ST_ROB_BARREL + 1, ST_SEASICK + 1, ST_STORM_BARRELS + 1, ST_CHAOS + 1, ST_CHAOS + 1)
+RESUME_STAGE[[PH_LOAD_PICK, PH_LOAD_PLACE, PH_UNLOAD, PH_SAILOR, PH_MAPS, PH_END_TURN]] = ST_MAIN + 1
+RESUME_STAGE[PH_END_TURN] = ST_END + 1
+
+
+@njit(cache=True)
+def check_state(state):
+    """0 if the record is a game the rules can reach, else the code of its first problem (STATE_PROBLEMS)."""
+    code = check_route(state)
+    if code == 0:
+        code = check_barrels_and_empty_seats(state)
+    if code == 0:
+        code = check_ships(state)  # from here on the ship to act lies on a real berth
+    if code == 0:
+        code = check_piles(state)
+    if code == 0:
+        code = check_money(state)
+    if code == 0:
+        code = check_start_berths(state)
+    if code == 0:
+        code = check_berth_decision(state)
+    if code == 0:
+        code = check_pending_fields(state)
+    return code
+
+
+@njit(cache=True)
+def check_route(state):
+    dest = dest_harbour(state)
+    if state.leg > dest - 1:
+        return BAD_LEG
+    laid = np.zeros(NUM_TILES, np.int8)
+    for harbour in range(NUM_HARBOURS):
+        shape = ROUTE_SHAPE[state.route, harbour]
+        tile = state.harbour_tile[harbour]
+        if shape < 0:
+            if tile != -1 or state.revealed[harbour]:
+                return BAD_TILES if tile != -1 else BAD_REVEALED
+            continue
+        if tile < 0 or TILE_SHAPE[tile] != shape or laid[tile]:
+            return BAD_TILES
+        laid[tile] = 1
+    if not state.revealed[START_HARBOUR] or not state.revealed[dest]:
+        return BAD_REVEALED
+    if state.phase != PH_START_BERTH:
+        for harbour in range(state.leg + 2):
+            if not state.revealed[harbour]:
+                return BAD_REVEALED
+    return 0
+
+
+@njit(cache=True)
+def check_barrels_and_empty_seats(state):
+    for colour in range(NUM_COLOURS):
+        total = state.supply[colour] + (1 if state.hand == colour + 1 else 0)
+        for seat in range(MAX_PLAYERS):
+            for i in range(NUM_SPACES):
+                if state.deck[seat, i] == colour + 1:
+                    total += 1
+        if total != BARRELS_PER_COLOUR[colour]:
+            return BAD_BARRELS
+    n = state.num_players
+    for seat in range(n, MAX_PLAYERS):
+        if count_barrels(state.deck[seat]) or state.doubloons[seat] or state.treasure[seat]:
+            return BAD_EMPTY_SEAT
+    for card in range(NUM_SAILORS):
+        if state.sailor_owner[card] >= n:
+            return BAD_EMPTY_SEAT
+    for card in range(NUM_MAPS):
+        if state.map_owner[card] >= n:
+            return BAD_EMPTY_SEAT
+    return 0
+
+
+@njit(cache=True)
+def check_ships(state):
+    """Berth table and ship positions agree; the ships fit the leg, the turn order and the player to act."""
+    dest = dest_harbour(state)
+    for ship in range(NUM_SHIPS):
+        harbour = state.ship_harbour[ship]
+        berth = state.ship_berth[ship]
+        if (harbour < 0) != (berth < 0) or harbour > dest:
+            return BAD_BERTHS
+        if harbour >= 0 and state.berth_ship[harbour, berth] != ship:
+            return BAD_BERTHS
+    for harbour in range(NUM_HARBOURS):
+        for berth in range(NUM_BERTHS):
+            ship = state.berth_ship[harbour, berth]
+            if ship != FREE and (state.ship_harbour[ship] != harbour or state.ship_berth[ship] != berth):
+                return BAD_BERTHS
+    if state.phase == PH_START_BERTH:
+        return 0  # check_start_berths
+    if state.terminal:
+        for ship in range(NUM_SHIPS):
+            if state.ship_harbour[ship] != dest or state.leg != dest - 1:
+                return BAD_POSITIONS
+        return 0
+    seen = np.zeros(NUM_SHIPS, np.int8)
+    for k in range(NUM_SHIPS):
+        seen[state.move_order[k]] = 1
+    if seen.sum() != NUM_SHIPS:
+        return BAD_MOVE_ORDER
+    if state.mover < 0 or state.mover >= NUM_SHIPS:
+        return BAD_POSITIONS
+    west = -1
+    for k in range(NUM_SHIPS):
+        ship = state.move_order[k]
+        moved = k < state.mover or (k == state.mover and state.phase != PH_CHOOSE_BERTH)
+        if state.ship_harbour[ship] != state.leg + (1 if moved else 0):
+            return BAD_POSITIONS
+        if not moved:  # the ships still to leave lie west to east in the order they leave
+            if state.ship_berth[ship] <= west:
+                return BAD_MOVE_ORDER
+            west = state.ship_berth[ship]
+    if state.current_player != state.move_order[state.mover]:
+        return BAD_CURRENT
+    return 0
+
+
+@njit(cache=True)
+def check_piles(state):
+    for pile in range(2):
+        size = NUM_SAILORS if pile == 0 else NUM_MAPS
+        drawn = state.sailors_drawn if pile == 0 else state.maps_drawn
+        seen = np.zeros(size, np.int8)
+        for k in range(size):
+            card = state.sailor_deck[k] if pile == 0 else state.map_deck[k]
+            seen[card] += 1
+            owner = state.sailor_owner[card] if pile == 0 else state.map_owner[card]
+            if seen[card] > 1 or (owner == OWNER_DECK) != (k >= drawn):
+                return BAD_SAILOR_PILE if pile == 0 else BAD_MAP_PILE
+    return 0
+
+
+@njit(cache=True)
+def check_money(state):
+    if state.terminal != (state.phase == PH_OVER):
+        return BAD_TERMINAL
+    for seat in range(state.num_players):
+        if state.terminal:
+            if state.treasure[seat] != treasure_value(state, seat):
+                return BAD_TREASURE
+        elif state.treasure[seat] != 0:
+            return BAD_TREASURE
+        harbour = state.ship_harbour[seat]
+        bound = DOUBLOON_BOUND[state.route, harbour if harbour >= 0 else 0] + state.treasure[seat]
+        if state.doubloons[seat] > bound or state.doubloons[seat] < state.treasure[seat]:
+            return BAD_DOUBLOONS
+    return 0
+
+
+@njit(cache=True)
+def check_start_berths(state):
+    """While the players choose start berths: seats before the one to act lie in the start harbour."""
+    if state.phase != PH_START_BERTH:
+        return 0
+    if state.leg != 0 or state.sailors_drawn or state.maps_drawn or state.hand:
+        return BAD_START
+    for colour in range(NUM_COLOURS):
+        if state.supply[colour] != BARRELS_PER_COLOUR[colour]:
+            return BAD_START
+    for ship in range(NUM_SHIPS):
+        placed = ship < state.current_player
+        if state.ship_harbour[ship] != (START_HARBOUR if placed else -1):
+            return BAD_START
+        money = BERTH_START[START_TILE_ID, state.ship_berth[ship]] if placed else 0
+        if ship < state.num_players and state.doubloons[ship] != money:
+            return BAD_START
+    for card in range(NUM_SAILORS):
+        if state.sailor_uses[card]:
+            return BAD_START
+    return 0
+
+
+@njit(cache=True)
+def check_berth_decision(state):
+    """A decision asked while docked fits the berth, resumes at the right stage, and has a choice."""
+    phase = state.phase
+    if state.terminal or phase == PH_START_BERTH or phase == PH_CHOOSE_BERTH:
+        return 0
+    seat = state.current_player
+    tile, pos = current_tile_and_berth(state, seat)
+    if state.stage != RESUME_STAGE[phase]:
+        return BAD_STAGE
+    kind = BERTH_KIND[tile, pos]
+    deck = state.deck[seat]
+    if phase == PH_ROB_BARREL or phase == PH_STORM_BARREL:
+        shown = BERTH_ROB_BARREL[tile, pos] if phase == PH_ROB_BARREL else BERTH_STORM[tile, pos]
+        if shown == 0:
+            return BAD_BERTH_PHASE
+        protector = PIT if phase == PH_ROB_BARREL else STORMY
+        if not 1 <= state.to_give_up <= shown or count_barrels(deck) <= state.to_give_up or has_sailor(
+                state, seat, protector):
+            return BAD_GIVE_UP
+    elif phase == PH_SEASICK:
+        if BERTH_SEASICK[tile, pos] == 0:
+            return BAD_BERTH_PHASE
+        if not 1 <= state.to_give_up <= BERTH_SEASICK[tile, pos] or count_sailors(state, seat) <= state.to_give_up:
+            return BAD_GIVE_UP
+    elif phase == PH_CHAOS_TAKE or phase == PH_CHAOS_GIVE:
+        if BERTH_CHAOS[tile, pos] == 0:
+            return BAD_BERTH_PHASE
+        if count_sailors(state, seat) == 0 or not others_have_sailors(state, seat):
+            return BAD_CHAOS
+        if phase == PH_CHAOS_GIVE:
+            take = state.chaos_take
+            if take < 0 or state.sailor_owner[take] < 0 or state.sailor_owner[take] == seat:
+                return BAD_CHAOS
+    elif phase == PH_LOAD_PICK and kind != KIND_LOAD:
+        return BAD_BERTH_PHASE
+    elif phase == PH_LOAD_PLACE:
+        if kind != KIND_LOAD and not (kind == KIND_SAILOR and BERTH_LOAD[tile, pos].sum() > 0):
+            return BAD_BERTH_PHASE
+        if count_barrels(deck) == NUM_SPACES:
+            return BAD_HAND
+    elif phase == PH_UNLOAD and kind != KIND_UNLOAD:
+        return BAD_BERTH_PHASE
+    elif phase == PH_SAILOR and kind != KIND_SAILOR:
+        return BAD_BERTH_PHASE
+    elif phase == PH_MAPS and kind != KIND_MAPS:
+        return BAD_BERTH_PHASE
+    return 0
+
+
+@njit(cache=True)
+def check_pending_fields(state):
+    """The fields of a berth in progress are set only during its decisions, and consistently."""
+    phase = state.phase
+    if (state.hand > 0) != (phase == PH_LOAD_PLACE):
+        return BAD_PENDING
+    if (state.to_give_up > 0) != (phase == PH_ROB_BARREL or phase == PH_STORM_BARREL or phase == PH_SEASICK):
+        return BAD_PENDING
+    if (state.chaos_take >= 0) != (phase == PH_CHAOS_GIVE):
+        return BAD_PENDING
+    docked = not state.terminal and phase != PH_START_BERTH and phase != PH_CHOOSE_BERTH
+    kind = -1
+    tile = 0
+    pos = 0
+    if docked:
+        tile, pos = current_tile_and_berth(state, state.current_player)
+        kind = BERTH_KIND[tile, pos]
+    loading = state.load_paid > 0
+    for colour in range(NUM_COLOURS):
+        loading = loading or state.load_left[colour] > 0
+    at_loading = kind == KIND_LOAD and (phase == PH_LOAD_PICK or phase == PH_LOAD_PLACE or phase == PH_END_TURN)
+    if loading and not at_loading:
+        return BAD_PENDING
+    if at_loading:
+        untouched = True
+        for colour in range(NUM_COLOURS):
+            if state.load_left[colour] > BERTH_LOAD[tile, pos, colour]:
+                return BAD_LOADING
+            untouched = untouched and state.load_left[colour] == BERTH_LOAD[tile, pos, colour]
+        if untouched == (state.load_paid > 0):
+            return BAD_LOADING
+    at_unloading = kind == KIND_UNLOAD and (phase == PH_UNLOAD or phase == PH_END_TURN)
+    if (need_left(state) > 0 or state.unloaded > 0) and not at_unloading:
+        return BAD_PENDING
+    if at_unloading:
+        shown = 0
+        for k in range(NUM_COLOURS + 1):
+            shown += BERTH_NEED[tile, pos, k]
+            if state.need[k] > BERTH_NEED[tile, pos, k]:
+                return BAD_UNLOADING
+        owed = need_left(state)
+        if owed + state.unloaded != shown:
+            return BAD_UNLOADING
+        if phase == PH_UNLOAD and (owed == 0 or (
+                state.unloaded > 0 and not can_finish_unloading(state, state.deck[state.current_player]))):
+            return BAD_UNLOADING
+        if phase == PH_END_TURN and state.unloaded > 0 and owed > 0:
+            return BAD_UNLOADING
+    if state.chaos_given >= 0 and not state.terminal:
+        owner = state.sailor_owner[state.chaos_given]
+        if not docked or state.stage <= ST_CHAOS or owner < 0 or owner == state.current_player:
+            return BAD_CHAOS_GIVEN
+        if BERTH_CHAOS[tile, pos] == 0:
+            return BAD_CHAOS_GIVEN
+    for card in range(NUM_SAILORS):
+        uses = state.sailor_uses[card]
+        if uses > state.fassel_limit or (uses > 0 and card != BARRY and card != FARRY):
+            return BAD_FASSEL
+    return 0
+
+
+# =============================================================================================
+# Cutting playouts short (search agents)
+# =============================================================================================
+
+#: Spread (in doubloons) of the final-score uncertainty per leg still to sail (playout_value).
+SPREAD_PER_LEG = 1.0
+SPREAD_AT_LEAST = 2.0
+
+
+@njit(cache=True)
+def projected_doubloons(state, seat):
+    """Doubloons now, plus the treasure maps held, plus the sale half of every barrel aboard."""
+    total = float(state.doubloons[seat]) + treasure_value(state, seat)
+    for i in range(NUM_SPACES):
+        barrel = state.deck[seat, i]
+        if barrel != EMPTY:
+            total += 0.5 * BARREL_PRICE[barrel - 1]
+    return total
+
+
+@njit(cache=True)
+def playout_value(state, values):
+    """Each seat's expected reward from here on: see the module docstring."""
+    n = state.num_players
+    if state.terminal:
+        return
+    projected = np.zeros(MAX_PLAYERS)
+    for seat in range(n):
+        projected[seat] = projected_doubloons(state, seat)
+    spread = SPREAD_AT_LEAST + SPREAD_PER_LEG * (dest_harbour(state) - state.leg)
+    for seat in range(n):
+        behind = 0.0  # expected number of players finishing ahead
+        for other in range(n):
+            if other != seat:
+                behind += 1.0 / (1.0 + np.exp((projected[seat] - projected[other]) / spread))
+        values[seat] = 1.0 - 2.0 * behind / (n - 1) + state.shaping * (projected[seat] - state.doubloons[seat])
+
+
+register_engine(STATE, reset=reset, legal_mask=legal_mask, step=step, observe=observe, determinize=determinize,
+                check_state=check_state, playout_value=playout_value)

@@ -9,9 +9,10 @@
 | Observation values | see the layout table below                          |
 
 Zoch's barrel-shipping game (Giansimone Migoni). Four ships sail from the start harbour through
-three loading, four mixed and three unloading harbours (10 of 26 harbour tiles, laid at random)
-to the destination. Ships leave each harbour west to east; the mover picks a free berth in the
-next harbour and carries out its actions: load barrels onto the deck, unload them for doubloons
+eight loading, ten mixed and eight unloading harbours (all 26 harbour tiles, laid at random into
+the recesses of their shape, face up from the start) to the destination; option ``route="short"``
+sails 3 + 4 + 3 of them. Ships leave each harbour west to east; the mover picks a free berth in
+the next harbour and carries out its actions: load barrels onto the deck, unload them for doubloons
 (only barrels that can be pulled straight back over the loading dock without touching another),
 hire sailors, draw secret treasure maps, and suffer pirates, seasickness and storms. Ships
 without a player take the easternmost free berth and do nothing. At the destination treasure
@@ -44,9 +45,11 @@ more at its end, one move per card per turn (option ``fassel_moves_per_turn``).
 ## Observation
 
 ``{"observation": float32[{obs_size}], "action_mask": int8[{num_actions}]}``. Other ships are listed relative
-to the observer (0 = you, then the seats after you, then ships without a player). Face-down
-harbours read zero; other players' treasure maps appear only as a count; the order of the
-sailor and map piles is never shown. ``env.observation_layout.views(obs)`` gives named views:
+to the observer (0 = you, then the seats after you, then ships without a player). The route's
+harbours fill the first entries of the harbour blocks (28 on the full route, 12 on the short one;
+the rest read zero). Face-down harbours (only with ``harbour_reveal="on_approach"``) read zero;
+other players' treasure maps appear only as a count; the order of the sailor and map piles is
+never shown. ``env.observation_layout.views(obs)`` gives named views:
 
 {layout}
 
@@ -74,9 +77,13 @@ def _check_shaping(value):
 
 
 OPTIONS = {
+    "route": Option(
+        "full", "'full': start, all 26 harbour tiles (8 loading, 10 mixed, 8 unloading), destination; "
+        "'short': 3 + 4 + 3 of the tiles, for quick experiments", choices=data.ROUTE_NAMES),
     "harbour_reveal": Option(
-        "on_approach", "'on_approach': a harbour's tile turns face up when the ships set off for it; "
-        "'all_at_start': the whole route is open from the start", choices=("on_approach", "all_at_start")),
+        "all_at_start", "'all_at_start': each tile is laid face up at setup (the rulebook); "
+        "'on_approach': a harbour's tile turns face up only when the ships set off for it",
+        choices=("all_at_start", "on_approach")),
     "fassel_moves_per_turn": Option(
         1, "moves each Barry Fassel / Farry Bassel card allows per turn", choices=(1, 2, 3)),
     "hired_sailor_pays_at_once": Option(

@@ -7,9 +7,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from envs.core import kernels
+from envs.core import check_records, kernels
 from envs.secret_hitler import engine as E
-from envs.secret_hitler.env import raw_env
+from envs.secret_hitler.env import GAME, raw_env
 
 from .scripting import HITLER, F, L, Script
 from .test_invariants import check_invariants
@@ -47,6 +47,7 @@ def test_keeps_every_observation_and_the_invariants_and_plays_on(n):
             record = env.get_state()
             for seat in range(n):
                 sample = determinized(record, seat, 1000 * seed + moment)
+                check_records(GAME, sample)
                 for got, want in zip(views(sample, seat), views(record, seat)):
                     np.testing.assert_array_equal(got, want, err_msg=f"seat {seat} at step {moment}")
                 if moment % 40 == 5 and seat == moment % n:  # play a sample on under the invariants

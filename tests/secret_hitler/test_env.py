@@ -13,7 +13,7 @@ from .scripting import HITLER, F, L, Script
 
 def test_module_docstring_documents_the_observation_layout():
     assert E.LAYOUT.table() in sh_env.__doc__
-    assert f"Box(0, 17, ({E.LAYOUT.size},), float32)" in sh_env.__doc__
+    assert f"Box(0, {E.LAYOUT.high.max():g}, ({E.LAYOUT.size},), float32)" in sh_env.__doc__
     assert f"Discrete({E.NUM_ACTIONS})" in sh_env.__doc__
 
 

@@ -95,7 +95,7 @@ def test_fascists_claim_a_forced_hand_after_enacting_a_fascist_policy():
     assert decide(s, 2) == E.CLAIM_FASCISTS + 2
 
 
-def test_liberal_tells_the_truth_and_catches_a_lying_chancellor():
+def test_liberal_tells_the_truth_and_catches_a_chancellor_who_threw_a_liberal_away():
     s = Script(7, roles=[HITLER, F, L, L, L, F, L], deck="LLF", president=3)
     s.elect(5)
     s.legislate(L, L)  # passes L F; the fascist chancellor enacts the fascist
@@ -103,7 +103,22 @@ def test_liberal_tells_the_truth_and_catches_a_lying_chancellor():
     agent.reset(3, "secret_hitler_v0", s.env.config)
     obs = s.env.observe("player_3")
     assert agent.act(obs["observation"], obs["action_mask"]) == E.CLAIM_FASCISTS + 1
-    assert agent.caught[5] > 0 and agent.suspicion[5] == agent.suspicion[: 7].max()
+    assert agent.suspicion[5] == agent.suspicion[: 7].max()
+
+
+def test_liberal_remembers_a_lie_about_itself_for_the_rest_of_the_game():
+    s = Script(9, roles=[HITLER, F, F, F, L, L, L, L, L], deck="FFL", president=1)
+    s.government(2, L, F)  # the first fascist policy: the president investigates (9 players)
+    s.target(4)
+    s.claim(F)  # a fascist calls liberal player_4 fascist
+    s.fail(5)  # two elections later the lie still counts
+    s.fail(6)
+    agent = HeuristicAgent(seed=0)
+    agent.reset(4, "secret_hitler_v0", s.env.config)
+    obs = s.env.observe("player_4")["observation"]
+    agent.act(obs, s.env.observe("player_4")["action_mask"])
+    assert E.LAYOUT.views(obs)["lies_seen"][1] == 1
+    assert agent.suspicion[1] == agent.suspicion[: 9].max()
 
 
 def test_liberal_votes_nein_on_an_unproven_chancellor_once_hitler_can_win():

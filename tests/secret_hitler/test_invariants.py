@@ -1,10 +1,13 @@
-"""Invariants of Secret Hitler checked after every decision of long random play."""
+"""Invariants of Secret Hitler checked after every decision of long random play: written out here,
+and the engine's own ``check_state`` (through ``check_records``), which must accept every record
+random play reaches."""
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from envs.core import check_records
 from envs.core.vector import VectorGame
 from envs.secret_hitler import engine as E
 from envs.secret_hitler.env import GAME, raw_env
@@ -14,6 +17,7 @@ HAND_SIZE = {E.PRESIDENT_LEGISLATES: 3, E.CHANCELLOR_LEGISLATES: 2, E.VETO: 2}
 
 
 def check_invariants(env):
+    check_records(GAME, env._states)
     r = env._states[0]
     n = int(r.num_players)
     roles = list(r.role[:n])
@@ -112,6 +116,7 @@ def test_batched_random_play_keeps_the_policy_count():
     for _ in range(20):
         vg.random_steps(50)
         states = vg.get_state()
+        check_records(GAME, states)
         deck_lib = np.array([(s["deck"][: s["deck_size"]] == E.LIBERAL).sum() for s in states])
         lib = deck_lib + states["discard_lib"] + states["hand_lib"] + states["liberal_enacted"]
         total = states["deck_size"] + states["discard_lib"] + states["discard_fas"] + states["hand_lib"] \

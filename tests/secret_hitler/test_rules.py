@@ -120,11 +120,13 @@ def test_ballots_are_secret_until_every_living_player_has_voted_then_public():
         s.act(E.VOTE_JA if voter in ja else E.VOTE_NEIN)
         if s.phase != E.ELECTION:
             break
-        to_act = slice(E.O_TO_ACT, E.O_TO_ACT + 10)
+        to_act = range(E.O_TO_ACT, E.O_TO_ACT + 10)
+        own_ballot = range(E.O_MY_BALLOT, E.O_MY_BALLOT + 2)
         for p in range(7):
             changed = np.flatnonzero(before[p] != s.obs(p))
-            assert all(to_act.start <= i < to_act.stop for i in changed), (
+            assert all(i in to_act or (p == voter and i in own_ballot) for i in changed), (
                 f"after player_{voter} voted, player_{p}'s observation changed outside `to_act`")
+        assert list(s.view(voter)["my_ballot"]) == ([1, 0] if voter in ja else [0, 1])
     assert order == [2, 3, 5, 6, 0, 1], "from the president to the left, skipping the executed"
     for p in range(7):
         view = s.view(p)
@@ -502,7 +504,7 @@ def test_a_forced_enactment_spends_the_top_peeked_policy():
     np.testing.assert_array_equal(s.view(1)["peek"], [[0, 1], [1, 0], [0, 0]])
 
 
-def test_the_peek_is_forgotten_when_the_deck_is_reshuffled():
+def test_a_reshuffle_takes_the_peeked_policies_off_the_top_but_the_peeker_remembers_them():
     s = Script(5, president=1, fascist=2, claims=False)
     s.set_piles("FFF" "LFL", discards=(4, 5))
     s.government(2, F, F)
@@ -511,6 +513,7 @@ def test_the_peek_is_forgotten_when_the_deck_is_reshuffled():
         s.fail(3 + k if 3 + k < 5 else 0)
     assert s.rec.epoch == 1 and s.rec.deck_size > 3
     assert s.view(1)["peek"].sum() == 0
+    np.testing.assert_array_equal(s.view(1)["peek_seen"], [[1, 0], [0, 1], [1, 0]])
 
 
 # ---- claims -------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ space and the squares the test wants empty), so every card is always somewhere.
 import numpy as np
 
 from envs import teufel_teufel_v0
+from envs.core import check_records
 from envs.teufel_teufel import data as D
 from envs.teufel_teufel import engine as E
 
@@ -27,13 +28,14 @@ def person(colour, letter):
 
 
 def table(n=2, cards=None, up=(), empty=(), discs=None, letters=None, devils=None, turn=0, left=(),
-          all_up=False, down=(), **config):
+          all_up=False, down=(), unchecked=False, **config):
     """An env (order-enforcing wrapper) at the start of ``turn``'s turn in the given position.
 
     ``cards``: {square name: card}; ``up``: names of squares whose card is face up (with
     ``all_up`` every card is, except those ``down`` names); ``empty``: squares without a card;
     ``discs``: {seat: square name}; ``letters``: {seat: "ABF"}; ``devils``: {seat: count};
-    ``left``: seats that have left the board (their turn is to turn over cards).
+    ``left``: seats that have left the board (their turn is to turn over cards). The position
+    must be one the rules can reach (``check_records``), unless ``unchecked``.
     """
     env = teufel_teufel_v0.env(num_players=n, **config)
     env.reset(seed=0)
@@ -83,6 +85,8 @@ def table(n=2, cards=None, up=(), empty=(), discs=None, letters=None, devils=Non
         state["flips_left"] = min(2, int((state["card_up"] == 0).sum()))
     else:
         state["phase"] = D.TURN
+    if not unchecked:
+        check_records(teufel_teufel_v0.GAME, record)
     env.unwrapped.set_state(record)
     return env
 

@@ -6,7 +6,8 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from envs.core import kernels
+from envs import teufel_teufel_v0
+from envs.core import check_records, kernels
 from envs.teufel_teufel import data as D
 
 from .helpers import person, record, sq, table
@@ -30,6 +31,7 @@ def test_determinize_keeps_the_seats_view_and_the_invariants(num_players, seed, 
     for a, b in zip(view(states, seat), view(after, seat)):
         np.testing.assert_array_equal(a, b)
     check_invariants(after[0])
+    check_records(teufel_teufel_v0.GAME, after)
     state, new = states[0], after[0]
     placed = (state["card_up"] == 1) | (state["known"][seat] == 1)
     np.testing.assert_array_equal(state["card_square"][placed], new["card_square"][placed])
@@ -90,3 +92,20 @@ def test_determinize_reseeds_the_generator():
     a, b = determinized(states, 1, 77), determinized(other, 1, 77)
     assert a.tobytes() == b.tobytes()
     assert determinized(states, 1, 78).tobytes() != a.tobytes()
+
+
+def test_mid_move_the_chain_stays_and_only_unseen_cards_move():
+    env = table(2, cards={"b1": person(2, "D"), "c1": person(3, "D")}, empty=("a1",), discs={0: "a1", 1: "g7"},
+                letters={0: "D"})
+    env.step(sq("b1"))
+    env.step(sq("c1"))
+    states = env.unwrapped.get_state()
+    for seat in (0, 1):
+        new = determinized(states, seat, 5)
+        check_records(teufel_teufel_v0.GAME, new)
+        for field in ("phase", "move_from", "move_turned", "disc"):
+            np.testing.assert_array_equal(new[0][field], states[0][field])
+        for square in ("b1", "c1"):
+            assert new[0]["board"][sq(square)] == states[0]["board"][sq(square)]
+        assert new[0]["board"].tobytes() != states[0]["board"].tobytes()
+        np.testing.assert_array_equal(view(states, seat)[0], view(new, seat)[0])

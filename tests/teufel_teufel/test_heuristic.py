@@ -95,3 +95,27 @@ def test_it_beats_random_players():
     # broken strategy would sit near the random players.
     assert np.mean(np.array(ours) > 0) >= 0.85
     assert np.mean(ours) - np.mean(theirs) >= 1.2
+
+
+def after_a_hall_pass(hidden, devils=0):
+    """Player 0 (letters A-D) has just turned the D of colour 2 on b1; every other card is face up
+    but the three ``hidden`` ones on c1, b2 (next to it) and e5."""
+    cards = {"b1": person(2, "D"), "c1": hidden[0], "b2": hidden[1], "e5": hidden[2],
+             "a2": person(2, "E"), "c2": person(2, "F")}
+    env = table(2, cards=cards, all_up=True, down=("b1", "c1", "b2", "e5"), empty=("a1",),
+                discs={0: "a1", 1: "g7"}, letters={0: "ABCD"}, devils={0: devils})
+    env.step(sq("b1"))
+    assert env.unwrapped.get_state()[0]["phase"] == D.GO_ON
+    return env
+
+
+def test_it_pushes_on_when_the_unseen_cards_are_likely_its_letters():
+    env = after_a_hall_pass((person(0, "E"), person(0, "F"), DEVILS[2]))
+    assert decide(env)[1] in (sq("c1"), sq("b2"))
+
+
+def test_it_stops_when_the_unseen_cards_are_likely_devils():
+    env = after_a_hall_pass((DEVILS[0], DEVILS[1], DEVILS[2]))
+    assert decide(env)[1] == D.STOP_HERE
+    env = after_a_hall_pass((DEVILS[0], DEVILS[1], DEVILS[2]), devils=1)  # a devil carries it anywhere
+    assert decide(env)[1] not in (sq("c1"), sq("b2"), sq("e5")), "never onto a likely second devil"

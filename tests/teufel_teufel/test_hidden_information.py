@@ -112,3 +112,18 @@ def test_the_shuffled_order_of_a_devil_moves_hand_is_hidden_from_the_mover_too()
     for seat in (0, 1):
         np.testing.assert_array_equal(view(states, seat)[0], view(swapped, seat)[0])
     assert record(env)["held_count"] == 2
+
+
+def test_mid_move_a_seat_sees_nothing_of_the_cards_it_cannot_place():
+    env = table(3, cards={"b1": person(2, "D")}, empty=("a1",), discs={0: "a1", 1: "g7", 2: "g1"},
+                letters={0: "D"})
+    env.step(sq("b1"))
+    states = env.unwrapped.get_state()
+    assert states[0]["phase"] == D.GO_ON
+    for seat in range(3):
+        before = view(states, seat)
+        moved = permute_unseen(states, seat, np.random.default_rng(seat))
+        after = view(states, seat)
+        assert moved > 0
+        np.testing.assert_array_equal(before[0], after[0])
+        np.testing.assert_array_equal(before[1], after[1])

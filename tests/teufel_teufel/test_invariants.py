@@ -78,21 +78,35 @@ def test_invariants_hold_in_a_long_batch_of_random_games():
     assert vg._episodes.sum() > 64, "games end (or truncate) and start afresh"
 
 
-def test_random_games_end_by_both_endings_well_within_max_cycles():
-    env = teufel_teufel_v0.env(num_players=3)
+def random_game(num_players, seed, rng, **config):
+    """A uniformly random game to its end; returns the final record and whether it was truncated."""
+    env = teufel_teufel_v0.env(num_players=num_players, **config)
+    env.reset(seed=seed)
+    truncated = False
+    for agent in env.agent_iter():
+        _, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(env.legal_actions())))
+    return env.unwrapped.get_state()[0], truncated
+
+
+def test_random_games_end_by_both_endings():
+    """Two players: one leaving ends the game (the other is the last disc), or daybreak does."""
     rng = np.random.default_rng(0)
     endings = {"daybreak": 0, "last disc": 0}
-    for game in range(40):
-        env.reset(seed=game)
-        for agent in env.agent_iter():
-            _, _, terminated, truncated, _ = env.last()
-            assert not truncated
-            if terminated:
-                env.step(None)
-                continue
-            env.step(int(rng.choice(env.legal_actions())))
-        state = env.unwrapped.get_state()[0]
+    for game in range(30):
+        state, _ = random_game(2, game, rng, max_cycles=None)
         endings["daybreak" if (state["card_up"] == 1).all() else "last disc"] += 1
+        assert sorted(state["status"][:2].tolist()) in ([E.LEFT, E.LOST], [E.LOST, E.LOST])
+    assert endings["daybreak"] > 0 and endings["last disc"] > 0
+
+
+def test_random_games_of_three_end_well_within_max_cycles():
+    rng = np.random.default_rng(0)
+    for game in range(30):
+        state, truncated = random_game(3, game, rng)
+        assert not truncated
         assert sorted(state["status"][:3].tolist()) in ([E.LEFT, E.LEFT, E.LOST], [E.LEFT, E.LOST, E.LOST],
                                                        [E.LOST, E.LOST, E.LOST])
-    assert endings["daybreak"] > 0 and endings["last disc"] > 0

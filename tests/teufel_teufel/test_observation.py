@@ -99,3 +99,20 @@ def test_the_precomputed_card_types_match_card_type():
             types = [E.card_type(card, seat, n) for card in range(D.NUM_CARDS)]
             assert E.SEEN_TYPES[n, seat].tolist() == types
             assert types[person(seat, "C")] == 2, "your own colour is colour 0"
+
+
+def test_mid_move_every_seat_sees_where_the_move_began_and_what_it_turned():
+    cards = {"b1": person(2, "D"), "c1": person(3, "D")}
+    env = table(3, cards=cards, empty=("a1",), discs={0: "a1", 1: "g7", 2: "g1"}, letters={0: "D"})
+    env.step(sq("b1"))
+    env.step(sq("c1"))
+    for seat in range(3):
+        view = observation(env, seat)
+        assert view["phase"][D.GO_ON] == 1 and view["acting"][(0 - seat) % 3] == 1
+        assert np.flatnonzero(view["move_from"]).tolist() == [sq("a1")]
+        assert np.flatnonzero(view["move_turned"]).tolist() == [sq("b1"), sq("c1")]
+        assert view["certain"][sq("b1")] == 1 and view["squares"][sq("c1"), 2] == 1, "turned cards are face up"
+        assert view["cards"][sq("c1")].argmax() == E.card_type(person(3, "D"), seat, 3)
+    env.step(D.STOP_HERE)
+    view = observation(env, 1)
+    assert not view["move_from"].any() and not view["move_turned"].any(), "the move is over"

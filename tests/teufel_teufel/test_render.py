@@ -3,6 +3,7 @@ and a picture of the table."""
 
 import numpy as np
 
+from envs.teufel_teufel import data as D
 from envs.teufel_teufel import render
 
 from .helpers import person, record, sq, table
@@ -40,3 +41,23 @@ def test_rgb_is_an_image_of_the_table_with_card_backs_for_face_down_cards():
     board_part = changed[changed[:, 1] < render.MARGIN * 2 + render.SIDE * render.CELL]
     assert len(board_part) and (board_part[:, 0] >= y0).all() and (board_part[:, 0] < y0 + render.CELL).all()
     assert (board_part[:, 1] >= x0).all() and (board_part[:, 1] < x0 + render.CELL).all()
+
+
+def test_mid_move_the_chain_is_named_and_framed():
+    env = table(2, cards={"b1": person(2, "D"), "c1": person(3, "D")}, empty=("a1",), discs={0: "a1", 1: "g7"},
+                letters={0: "D"})
+    env.step(sq("b1"))
+    state = record(env)
+    before = render.rgb(state, env.unwrapped.config)
+    env.step(sq("c1"))
+    text = render.ansi(state, env.unwrapped.config, viewer=1)
+    assert "phase go_on" in text
+    assert "hall pass: this move began on a1 and turned over b1 (D2), c1 (D3); go on or stop here" in text
+    image = render.rgb(state, env.unwrapped.config)
+    x0, y0 = render.MARGIN + 2 * render.CELL, render.MARGIN  # c1's cell: turned over and framed now
+    cell = (image[y0:y0 + render.CELL, x0:x0 + render.CELL] != before[y0:y0 + render.CELL, x0:x0 + render.CELL])
+    assert cell.any()
+    corner = image[y0 + 2, x0 + 2]
+    assert tuple(corner) == render.COLOURS["yellow"]
+    env.step(D.STOP_HERE)
+    assert "hall pass" not in render.ansi(state, env.unwrapped.config)

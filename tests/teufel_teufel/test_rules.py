@@ -64,7 +64,7 @@ def test_placement_relaxes_the_distance_only_when_no_space_keeps_it():
 # ---- movement ------------------------------------------------------------------------------
 
 
-def test_a_face_down_card_stops_the_move_and_is_turned_over():
+def test_a_face_down_card_interrupts_the_move_and_is_turned_over():
     env = table(2, cards={"b1": person(1, "A")}, discs={0: "a1", 1: "g7"})
     assert destinations(env) == {sq("b1"), sq("a2")}
     env.step(sq("b1"))
@@ -174,6 +174,165 @@ def test_at_most_two_discs_share_a_space_and_a_devil_cannot_cross_two():
     assert names(destinations(env)) == {"a2"}
     env = table(3, cards=cards, up=("a2",), empty=("b1",), discs=discs, devils={0: 1})
     assert names(destinations(env)) == {"a2"}
+
+
+# ---- the hall pass after turning a card over: a move as a chain ------------------------------
+# "On a face-down card, you must interrupt your movement and turn the card over. [...] If the
+# card shows a letter that you already have in your devil disc, you have a kind of "hall pass"
+# and may move on to the next card. The colour of the letter is irrelevant here. For example,
+# if you have your D in the disc, you may move across all other cards with a D."
+
+D2, D3, A1 = person(2, "D"), person(3, "D"), person(1, "A")
+
+
+def chain_table(revisits=True, **kwargs):
+    """Player 0 on the empty a1 holds a D; b1 and c1 hide D's of colours 2 and 3, d1 an A of
+    colour 1; a2 is a wall (a face-up A nobody holds)."""
+    cards = {"b1": D2, "c1": D3, "d1": A1, "a2": WALL_A, **kwargs.pop("cards", {})}
+    options = {"letters": {0: "D"}, "discs": {0: "a1", 1: "g7"}, "up": ("a2",), **kwargs}
+    return table(2, cards=cards, empty=("a1",), chain_revisits=revisits, **options)
+
+
+def test_the_rulebooks_d_example_one_move_turns_several_cards():
+    env = chain_table()
+    state = record(env)
+    assert names(destinations(env)) == {"b1", "a2"}, "a face-down card interrupts the movement"
+    env.step(sq("b1"))
+    assert state["card_up"][D2] and state["phase"] == D.GO_ON and env.agent_selection == "player_0"
+    assert state["move_from"] == sq("a1") and names(np.flatnonzero(state["move_turned"])) == {"b1"}
+    env.step(sq("c1"))  # the D of another colour is a hall pass: go on, turn the next card
+    assert state["card_up"][D3] and state["phase"] == D.GO_ON and env.agent_selection == "player_0"
+    assert names(np.flatnonzero(state["move_turned"])) == {"b1", "c1"}
+    env.step(sq("d1"))  # an A the mover does not hold ends the move there
+    assert state["card_up"][A1] and state["disc"][0] == sq("d1")
+    assert not state["letters"][0, 0], "another colour's letter gives no token"
+    assert env.agent_selection == "player_1" and state["phase"] == D.TURN
+    assert state["move_from"] == -1 and not state["move_turned"].any()
+
+
+def test_the_rulebooks_a_example_face_up_and_turned_as_are_hall_passes():
+    """The rulebook: "if you have the A in your devil disc, you may move across all cards with an A"."""
+    cards = {"b1": person(1, "A"), "c1": person(3, "A"), "d1": person(4, "A"), "e1": person(5, "C"),
+             "a2": WALL_B, "b2": WALL_C, "d2": person(2, "E")}
+    env = table(2, cards=cards, up=("b1", "d1", "a2", "b2", "d2"), discs={0: "a1", 1: "g7"}, letters={0: "A"})
+    assert names(destinations(env)) == {"b1", "c1", "a2", "b2"}, "across the face-up A, onto the hidden one"
+    env.step(sq("c1"))
+    state = record(env)
+    assert state["phase"] == D.GO_ON and state["card_up"][person(3, "A")]
+    # Back across the A at b1 onto a1 (the card the move began on, still face down), or on
+    # across the face-up A at d1 to e1.
+    assert names(destinations(env)) == {"a1", "b1", "b2", "c2", "d1", "e1", "d2"}
+    env.step(sq("e1"))
+    assert env.agent_selection == "player_1" and state["card_up"][person(5, "C")]
+
+
+def test_going_on_is_a_move_from_the_turned_card_under_every_movement_rule():
+    env = chain_table(devils={0: 1}, cards={"b2": WALL_C}, up=("a2", "b2"))
+    env.step(sq("b1"))
+    # From b1: back over the empty a1 (to the wall a2), and on with the devil across the hidden
+    # c1, d1, ... (a devil carries the disc over face-down cards); no swap, devil move or pass.
+    reach = names(destinations(env))
+    assert {"a1", "a2", "c1", "d1", "g1", "c2"} <= reach and "b1" not in reach
+    assert legal(env) - set(destinations(env)) == {D.STOP_HERE}
+    assert record(env)["card_up"][D3] == 0
+
+
+def test_stop_here_ends_the_move_on_the_turned_card():
+    env = chain_table()
+    env.step(sq("b1"))
+    assert env.unwrapped.action_to_str(D.STOP_HERE) == "stop here (end the move)"
+    env.step(D.STOP_HERE)
+    state = record(env)
+    assert state["disc"][0] == sq("b1") and env.agent_selection == "player_1" and state["phase"] == D.TURN
+    assert state["move_from"] == -1 and not state["move_turned"].any()
+
+
+def test_a_chain_ends_on_a_devil():
+    env = chain_table(cards={"c1": DEVILS[1]})
+    env.step(sq("b1"))
+    env.step(sq("c1"))
+    state = record(env)
+    assert state["devils"][0] == 1 and state["devils_home"] == 3 and state["disc"][0] == sq("c1")
+    assert env.agent_selection == "player_1"
+
+
+def test_a_chain_ends_on_a_tower():
+    env = chain_table(cards={"c1": TOWERS[0]})
+    env.step(sq("b1"))
+    env.step(sq("c1"))
+    assert record(env)["phase"] == D.TOWER_PEEK and env.agent_selection == "player_0"
+    env.step(D.SKIP_PEEK)
+    assert env.agent_selection == "player_1"
+
+
+def test_a_chain_ends_on_a_letter_of_your_own_colour_and_takes_it():
+    env = chain_table(cards={"c1": person(0, "B")})
+    env.step(sq("b1"))
+    env.step(sq("c1"))
+    state = record(env)
+    assert state["letters"][0, 1] == 1 and state["supply"][1] == 5 and env.agent_selection == "player_1"
+
+
+def test_a_letter_of_your_own_colour_you_hold_already_is_a_hall_pass_too():
+    """The rulebook: "the colour of the letter is irrelevant". Your own card of a letter you hold
+    (face down again after a devil move) lets you go on, as it does face up."""
+    env = chain_table(cards={"b1": person(0, "D")})
+    env.step(sq("b1"))
+    state = record(env)
+    assert state["phase"] == D.GO_ON and state["supply"][3] == 5, "no second D token"
+
+
+def test_a_chain_ends_on_a_letter_the_mover_does_not_hold():
+    env = chain_table(cards={"c1": person(4, "E")})
+    env.step(sq("b1"))
+    env.step(sq("c1"))
+    state = record(env)
+    assert state["card_up"][person(4, "E")] and state["disc"][0] == sq("c1")
+    assert not state["letters"][0, 4] and env.agent_selection == "player_1" and state["phase"] == D.TURN
+
+
+def test_a_fellow_on_the_turned_card_stops_a_mover_without_a_devil():
+    env = chain_table(discs={0: "a1", 1: "b1"})
+    env.step(sq("b1"))
+    state = record(env)
+    assert state["card_up"][D2] and state["disc"][0] == sq("b1") and env.agent_selection == "player_1"
+
+
+def test_with_a_devil_the_chain_crosses_the_fellow_and_stopping_there_offers_the_hand_over():
+    env = chain_table(discs={0: "a1", 1: "b1"}, devils={0: 1})
+    env.step(sq("b1"))
+    state = record(env)
+    assert state["phase"] == D.GO_ON and sq("c1") in destinations(env)
+    env.step(D.STOP_HERE)
+    assert state["phase"] == D.HANDOVER and legal(env) == {D.HAND_OVER, D.KEEP_DEVIL}
+
+
+def test_a_devil_holder_crosses_face_down_cards_unturned_and_chains_on_the_one_it_stops_on():
+    env = chain_table(devils={0: 1}, cards={"b1": A1, "d1": D2})
+    env.step(sq("d1"))  # across b1 and c1 without turning them
+    state = record(env)
+    assert state["card_up"][A1] == 0 and state["card_up"][D3] == 0 and state["card_up"][D2] == 1
+    assert state["phase"] == D.GO_ON and names(np.flatnonzero(state["move_turned"])) == {"d1"}
+
+
+def test_a_chain_may_go_back_over_its_squares_unless_the_table_forbids_it():
+    env = chain_table()
+    env.step(sq("b1"))
+    env.step(sq("c1"))
+    assert names(destinations(env)) == {"a1", "a2", "b1", "b2", "c2", "d1"}, "back over b1 and a1"
+    env.step(sq("a1"))  # the move may even end where it began
+    assert record(env)["disc"][0] == sq("a1") and env.agent_selection == "player_1"
+    env = chain_table(revisits=False)
+    env.step(sq("b1"))
+    assert names(destinations(env)) == {"b2", "c1"}, "neither the start a1 nor beyond it"
+    env.step(sq("c1"))
+    assert names(destinations(env)) == {"c2", "d1"}
+
+
+def test_daybreak_on_a_hall_pass_ends_the_game_at_once():
+    env = table(2, cards={"b1": D2}, all_up=True, down=("b1",), discs={0: "a1", 1: "g7"}, letters={0: "D"})
+    env.step(sq("b1"))
+    assert all(env.terminations.values()) and env.rewards == {"player_0": -1.0, "player_1": -1.0}
 
 
 # ---- devils --------------------------------------------------------------------------------
@@ -480,8 +639,8 @@ def test_the_last_disc_on_the_board_loses():
 
 
 def test_the_last_disc_loses_after_others_left_in_a_bigger_game():
-    env = table(3, cards={"b1": person(0, "F")}, up=("b1",), discs={0: "a1", 2: "g7"}, letters={0: "ABCDE"},
-                left=(1,))
+    env = table(3, cards={"b1": person(0, "F")}, up=("b1",), discs={0: "a1", 2: "g7"},
+                letters={0: "ABCDE", 1: "ABCDEF"}, left=(1,))
     env.step(sq("b1"))
     assert all(env.terminations.values())
     assert env.rewards == {"player_0": 1.0, "player_1": 0.0, "player_2": -1.0}
@@ -511,8 +670,8 @@ def test_daybreak_by_a_player_off_the_board():
 
 
 def test_ranked_rewards_spread_the_placings():
-    env = table(3, cards={"b1": person(0, "F")}, up=("b1",), discs={0: "a1", 2: "g7"}, letters={0: "ABCDE"},
-                left=(1,), rewards="ranked")
+    env = table(3, cards={"b1": person(0, "F")}, up=("b1",), discs={0: "a1", 2: "g7"},
+                letters={0: "ABCDE", 1: "ABCDEF"}, left=(1,), rewards="ranked")
     env.step(sq("b1"))
     assert env.rewards == {"player_0": 0.0, "player_1": 0.0, "player_2": -1.0}, "second out of three: 0"
 

@@ -1,6 +1,6 @@
 """Training machinery on the toy games: the learner's reward, checkpoints, a smoke run, evaluation."""
 
-import argparse
+import json
 
 import numpy as np
 import pytest
@@ -58,23 +58,30 @@ def test_shared_policy_env_collects_one_action_per_seat_then_steps():
     assert rewards == [0.0] * 6
 
 
-def _args(tmp_path, **overrides):
-    values = dict(env_id="race_v0", timesteps=1024, num_envs=1, seed=0, out=str(tmp_path / "run"), resume=None,
-                  players=None, snapshot_every=512, eval_every=512, eval_games=10, n_steps=256, batch_size=64,
-                  learning_rate=1e-3, gamma=0.99, ent_coef=0.01, config={"target": 10})
-    values.update(overrides)
-    return argparse.Namespace(**values)
+def _args(tmp_path, *extra, timesteps=1024, backend="vector", out="run"):
+    return selfplay.parse_args(["race_v0", "--backend", backend, "--timesteps", str(timesteps),
+                                "--out", str(tmp_path / out), "--num-envs", "4" if backend == "vector" else "1",
+                                "--n-steps", "128" if backend == "vector" else "256", "--batch-size", "64",
+                                "--snapshot-every", "512", "--eval-every", "512", "--eval-games", "10",
+                                "--learning-rate", "0.001", "--net-arch", "32,32", *extra])
 
 
-def test_selfplay_smoke_run_writes_checkpoints_snapshots_and_a_learning_curve(tmp_path):
-    model, history = selfplay.train(_args(tmp_path))
+def _batched_env():
+    return selfplay.make_batched_env("race_v0", 4, 0, {}, (1.0, 0.0, 0.0))[1]
+
+
+@pytest.mark.parametrize("backend", ["vector", "aec"])
+def test_selfplay_smoke_run_writes_checkpoints_snapshots_and_a_learning_curve(tmp_path, backend):
+    model, history = selfplay.train(_args(tmp_path, backend=backend))
     run = tmp_path / "run"
     assert model.num_timesteps >= 1024
     assert (run / "checkpoint.zip").is_file() and (run / "checkpoint_state.pt").is_file()
     assert list((run / "pool").glob("snapshot_*.zip"))
     assert (run / "learning_curve.png").is_file() and (run / "learning.csv").read_text().startswith("timesteps")
-    assert all(0.0 <= row["win_rate_vs_random"] <= 1.0 for row in history)
+    assert all(0.0 <= row["win_rate_vs_random"] <= 1.0 and row["fair_share"] == 0.5 for row in history)
     assert not list(run.glob("*.tmp*")), "checkpoints are renamed into place"
+    saved = json.loads((run / "args.json").read_text())
+    assert saved["out"] == str(run.resolve()) and saved["backend"] == backend and saved["net_arch"] == [32, 32]
 
 
 def test_a_resumed_checkpoint_takes_the_same_next_action(tmp_path):
@@ -89,7 +96,7 @@ def test_a_resumed_checkpoint_takes_the_same_next_action(tmp_path):
     def sample(policy, n=8):
         return [int(policy.predict(obs, action_masks=masks)[0]) for _ in range(n)]
 
-    resumed, _ = selfplay.load_checkpoint(tmp_path / "run", selfplay.make_vec_env("race_v0", 1, tmp_path, 0, {}))
+    resumed, _ = selfplay.load_checkpoint(tmp_path / "run", _batched_env())
     from_resumed = sample(resumed)  # load_checkpoint restored the generator saved with the model
     torch.set_rng_state(torch.load(tmp_path / "run" / "checkpoint_state.pt", weights_only=False)["torch_rng"])
     assert from_resumed == sample(model)
@@ -99,16 +106,42 @@ def test_a_resumed_checkpoint_takes_the_same_next_action(tmp_path):
 
 def test_resume_continues_to_the_new_total(tmp_path):
     selfplay.train(_args(tmp_path, timesteps=512))
-    model, history = selfplay.train(_args(tmp_path, timesteps=1024, resume=str(tmp_path / "run")))
+    run = str(tmp_path / "run")
+    model, history = selfplay.train(selfplay.parse_args(["race_v0", "--timesteps", "1024", "--resume", run,
+                                                         "--eval-every", "512", "--eval-games", "10"]))
     assert model.num_timesteps >= 1024
     assert [row["timesteps"] for row in history] == sorted(row["timesteps"] for row in history)
 
 
+def test_resume_refuses_another_game_or_player_count_and_out_refuses_to_overwrite(tmp_path, capsys):
+    selfplay.train(_args(tmp_path, timesteps=256, out="run"))
+    run = str(tmp_path / "run")
+    for argv in (["tally_v0", "--resume", run], ["race_v0", "--resume", run, "--players", "3"],
+                 ["race_v0", "--out", run], ["race_v0", "--resume", str(tmp_path / "nothing")]):
+        with pytest.raises(SystemExit):
+            selfplay.parse_args(argv)
+    errors = capsys.readouterr().err
+    assert "is a race_v0 run, not tally_v0" in errors and "--players" in errors and "--overwrite" in errors
+    args = selfplay.parse_args(["race_v0", "--out", run, "--overwrite"])
+    assert (tmp_path / "run" / "checkpoint.zip").exists()  # parsing changes nothing
+    selfplay.prepare_out(args)
+    assert not (tmp_path / "run" / "checkpoint.zip").exists() and not list((tmp_path / "run" / "pool").iterdir())
+    assert args.out == run
+
+
+def test_bad_arguments_are_usage_errors_before_any_work(tmp_path):
+    for argv in (["no_such_game_v0"], ["race_v0", "--players", "9"], ["race_v0", "--pool-weights", "1,2"],
+                 ["race_v0", "--net-arch", "wide"], ["race_v0", "--gamma", "1.5"], ["race_v0", "--timesteps", "0"]):
+        with pytest.raises(SystemExit):
+            selfplay.parse_args(argv + ["--out", str(tmp_path / "x")])
+    assert not (tmp_path / "x").exists()
+
+
 def test_unreadable_training_state_is_a_clear_error(tmp_path):
-    selfplay.train(_args(tmp_path, timesteps=256, eval_every=256))
+    selfplay.train(_args(tmp_path, timesteps=256))
     (tmp_path / "run" / "checkpoint_state.pt").write_bytes(b"garbage")
     with pytest.raises(ValueError, match="not a readable training state"):
-        selfplay.load_checkpoint(tmp_path / "run", selfplay.make_vec_env("race_v0", 1, tmp_path, 0, {}))
+        selfplay.load_checkpoint(tmp_path / "run", _batched_env())
 
 
 def test_wilson_interval_matches_the_textbook_values():

@@ -2,9 +2,10 @@
 
 import numpy as np
 
+from envs.core import check_records
 from envs.volle_socke import engine as E
 from envs.volle_socke.data import COUNTS, NUM_KINDS, SPARE_0
-from envs.volle_socke.env import raw_env
+from envs.volle_socke.env import GAME, raw_env
 
 
 def make(num_players=4, seed=0, **config):
@@ -55,10 +56,22 @@ def counts_of(cards):
 
 
 def contest_position(num_players=4, hands=None, bikes=None, turn=0, knocker=None, flat=(), out=(),
-                     seed=0, **config):
+                     seed=0, check=True, **config):
     """An env in the contest, ``turn`` to play. ``hands[seat]`` lists kinds; ``bikes[seat]`` lists kinds
-    or ``(spare kind, role)``; seats in ``out`` are out of the round. Every other card is in the draw
-    pile, so the 110 cards are all accounted for."""
+    or ``(spare kind, role)``; seats in ``out`` are out of the round (and have shown their hands).
+    Every other card is in the draw pile, so the 110 cards are all accounted for; with ``check``
+    the position must pass the engine's ``check_state`` (a game the rules can reach)."""
+    env, rec = contest_record(num_players, hands, bikes, turn, knocker, flat, out, seed, **config)
+    env.set_state(rec)
+    if check:
+        check_records(GAME, env.get_state())
+    return env
+
+
+def contest_record(num_players=4, hands=None, bikes=None, turn=0, knocker=None, flat=(), out=(), seed=0,
+                   **config):
+    """``(env, record)``: the position of :func:`contest_position` as a record not yet installed, for
+    scenarios that change it further (another phase, fuller hands) before ``env.set_state``."""
     env = make(num_players, seed=seed, **config)
     rec = env.get_state()
     r = rec[0]
@@ -89,17 +102,33 @@ def contest_position(num_players=4, hands=None, bikes=None, turn=0, knocker=None
     r["discard_size"] = 0
     r["discard_public"][:] = 0
     r["discard_private"][:] = 0
-    r["status"][:] = E.IN_CONTEST
+    r["status"][:num_players] = E.IN_CONTEST
     for seat in out:
         r["status"][seat] = E.OUT
+        r["known"][seat] = r["hand"][seat]
     r["final_owed"][:] = 0
     r["knocker"] = turn if knocker is None else knocker
     r["phase"] = E.PH_TURN
     r["turn_seat"] = turn
     r["current_player"] = turn
     r["pass_streak"] = 0
-    env.set_state(rec)
-    return env
+    return env, rec
+
+
+def deal_from_deck(r, seat, size):
+    """Move the top ``size`` cards of the draw pile into ``seat``'s hand (in the record ``r``), so a
+    building-phase position has the full hands the deal gives."""
+    top = int(r["deck_size"])
+    for kind in r["deck"][top - size: top]:
+        r["hand"][seat, kind] += 1
+    r["deck"][top - size: top] = 0
+    r["deck_size"] = top - size
+
+
+def valid(env):
+    """The env's record passes every check of ``envs.core.check_records`` (raises otherwise)."""
+    check_records(GAME, env.get_state())
+    return True
 
 
 def record(env):

@@ -137,7 +137,9 @@ def test_a_ten_round_game_counts_the_best_eight():
         pos = contest_position(num_players=2, bikes={0: [FRONT, ENGINE_10, REAR_1], 1: [FRONT, ENGINE_10, REAR_1]})
         state = pos.get_state()
         state["round_index"] = r
+        state["starter"] = r % 2  # the round's first player rotates (a record set_state accepts)
         state["round_scores"] = rec["round_scores"]
+        state["totals"] = rec["totals"]
         state["num_rounds"] = 10
         state["counted_rounds"] = 8
         env.set_state(state)

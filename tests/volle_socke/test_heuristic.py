@@ -11,10 +11,10 @@ from envs.core.play import play_game
 from envs.volle_socke import engine as E
 from envs.volle_socke.data import (
     BULL, ENGINE_10, ENGINE_20, ENGINE_50, ENGINE_100, FLAT_FRONT, FRONT, FUCK_TUV, LACH, MOTOR_HER, NAIL, PUMP,
-    RAD_HER, REAR_1, ROLE_ENGINE, ROLE_REAR, SPARE_0, TURBO, TUV, WOODEN_FRONT,
+    RAD_HER, REAR_1, ROLE_ENGINE, ROLE_FRONT, ROLE_REAR, SPARE_0, TURBO, TUV, WOODEN_FRONT,
 )
 
-from .helpers import contest_position, counts_of, fit, misery, record, slot
+from .helpers import contest_position, contest_record, counts_of, deal_from_deck, fit, misery, move, record, slot
 from .test_layout import layout_position
 
 REAR_3, REAR_4 = REAR_1 + 2, REAR_1 + 3
@@ -37,7 +37,7 @@ class CheckedHeuristic(HeuristicAgent):
         return action
 
 
-@pytest.mark.parametrize("num_players,config", [(2, {}), (3, {"contest_adds": True}), (5, {"flat_front": "half"}),
+@pytest.mark.parametrize("num_players,config", [(2, {}), (3, {"own_bike": "remove", "her_choice": "attacker"}), (5, {"flat_front": "half"}),
                                                 (8, {})])
 def test_only_legal_actions_in_whole_games(num_players, config):
     for game in range(3):
@@ -77,9 +77,20 @@ def test_values_a_hand_by_its_best_bike():
     assert best_bike_from(counts_of([ENGINE_100, REAR_4]), False)[0] == 0
 
 
-def test_lays_out_the_strongest_combination():
+def test_lays_out_a_bike_that_stands_and_keeps_reserves():
     hands = {0: [WOODEN_FRONT, FRONT, ENGINE_10, ENGINE_100, REAR_1, REAR_4, TURBO, LACH], 1: BASIC + [ENGINE_10]}
     env = layout_position(hands, knocker=0)
+    rec = record(env)
+    while rec["phase"] == E.PH_LAYOUT:
+        env.step(decide(env))
+    # The best wheels and the weakest engine; the strong engine and the Turbo wait in hand.
+    assert rec["bike"][0].tolist() == counts_of([FRONT, ENGINE_10, REAR_4]).tolist()
+    assert rec["hand"][0].tolist() == counts_of([WOODEN_FRONT, ENGINE_100, REAR_1, TURBO, LACH]).tolist()
+
+
+def test_lays_out_everything_when_nothing_can_be_added_later():
+    hands = {0: [WOODEN_FRONT, FRONT, ENGINE_10, ENGINE_100, REAR_1, REAR_4, TURBO, LACH], 1: BASIC + [ENGINE_10]}
+    env = layout_position(hands, knocker=0, own_bike="remove")
     rec = record(env)
     while rec["phase"] == E.PH_LAYOUT:
         env.step(decide(env))
@@ -87,11 +98,75 @@ def test_lays_out_the_strongest_combination():
     assert rec["hand"][0].tolist() == counts_of([WOODEN_FRONT, REAR_1, LACH]).tolist()
 
 
-def test_replaces_the_weakest_engine_with_a_stronger_one():
-    env = contest_position(2, hands={0: [ENGINE_100]}, bikes={0: [FRONT, ENGINE_20, ENGINE_50, REAR_1], 1: BASIC})
+def test_puts_out_its_reserves_instead_of_passing():
+    env = contest_position(2, hands={0: [ENGINE_100, TURBO, WOODEN_FRONT]}, bikes={0: [FRONT, ENGINE_10, REAR_4],
+                                                                               1: BASIC})
+    assert decide(env) == fit(ENGINE_100)           # the reserve that adds most (400 HP)
+    env.step(fit(ENGINE_100))
+    assert decide(env) == E.ADD_ENGINE               # beside the other engine, not in its place
+    env.step(E.ADD_ENGINE)
+    env.step(E.PASS)
+    assert decide(env) == fit(TURBO)
+    env.step(fit(TURBO))
+    env.step(E.PASS)
+    assert decide(env) == E.PASS                     # a wooden wheel would only lower the bike
+
+
+def test_replaces_the_weakest_engine_when_nothing_can_be_added():
+    env = contest_position(2, hands={0: [ENGINE_100]}, bikes={0: [FRONT, ENGINE_20, ENGINE_50, REAR_1], 1: BASIC},
+                           own_bike="remove")
     assert decide(env) == fit(ENGINE_100)
     env.step(fit(ENGINE_100))
     assert decide(env) == slot(ENGINE_20)
+
+
+def test_repairs_a_broken_bike_before_attacking():
+    env = contest_position(2, hands={0: [WOODEN_FRONT, BULL]}, bikes={0: [ENGINE_50, REAR_4], 1: BASIC})
+    assert decide(env) == fit(WOODEN_FRONT)
+
+
+def test_moves_a_spare_part_into_an_empty_slot():
+    env = contest_position(2, hands={0: [BULL]}, bikes={0: [(SPARE_0, ROLE_ENGINE), ENGINE_50, REAR_1], 1: BASIC})
+    assert decide(env) == move(SPARE_0, ROLE_FRONT)
+
+
+def test_as_the_victim_hands_over_what_it_misses_least():
+    env = contest_position(2, hands={0: [MOTOR_HER]}, bikes={0: BASIC, 1: [FRONT, ENGINE_10, ENGINE_100, REAR_1]})
+    env.step(misery(MOTOR_HER, 1))
+    env.step(E.ACCEPT)
+    assert decide(env) == slot(ENGINE_10)
+    # Rad her: the front wheel, since a reserve front wheel waits in hand and the 4th gear does not.
+    env = contest_position(2, hands={0: [RAD_HER], 1: [FRONT]}, bikes={0: BASIC, 1: [FRONT, ENGINE_100, REAR_4]})
+    env.step(misery(RAD_HER, 1))
+    assert decide(env) == E.ACCEPT
+    env.step(E.ACCEPT)
+    assert decide(env) == slot(FRONT)
+
+
+def test_laughs_off_rad_her_only_without_a_reserve():
+    bikes = {0: BASIC, 1: [FRONT, ENGINE_100, REAR_4]}
+    env = contest_position(2, hands={0: [RAD_HER], 1: [LACH]}, bikes=bikes)
+    env.step(misery(RAD_HER, 1))
+    assert decide(env) == E.REACT_LACH
+    env = contest_position(2, hands={0: [RAD_HER], 1: [LACH, FRONT, REAR_4]}, bikes=bikes)
+    env.step(misery(RAD_HER, 1))
+    assert decide(env) == E.ACCEPT
+
+
+class LaysOutEverything(HeuristicAgent):
+    keeps_reserves = False
+
+
+def test_keeping_reserves_beats_laying_out_everything():
+    games, firsts = 100, 0.0
+    for game in range(games):
+        kinds = [(seat + game) % 2 for seat in range(4)]      # 0: keeps reserves
+        lineup = [HeuristicAgent(seed=10 * game + s) if k == 0 else LaysOutEverything(seed=10 * game + s)
+                  for s, k in enumerate(kinds)]
+        returns = play_game("volle_socke_v0", lineup, seed=game, config={"num_rounds": 3})
+        top = np.isclose(returns, returns.max())
+        firsts += sum(top[s] for s, k in enumerate(kinds) if k == 0) / top.sum()
+    assert firsts / games >= 0.6, firsts / games   # an even match would give 0.5
 
 
 def test_aims_misery_at_the_leader_where_it_hurts_most():
@@ -105,7 +180,7 @@ def test_aims_misery_at_the_leader_where_it_hurts_most():
 
 def test_takes_the_best_engine_with_motor_her():
     bikes = {0: BASIC, 1: [FRONT, ENGINE_10, ENGINE_100, REAR_1]}
-    env = contest_position(2, hands={0: [MOTOR_HER]}, bikes=bikes)
+    env = contest_position(2, hands={0: [MOTOR_HER]}, bikes=bikes, her_choice="attacker")
     assert decide(env) == misery(MOTOR_HER, 1)
     env.step(misery(MOTOR_HER, 1))
     assert decide(env) == slot(ENGINE_100)
@@ -113,7 +188,8 @@ def test_takes_the_best_engine_with_motor_her():
 
 def test_passes_when_nothing_helps():
     env = contest_position(2, hands={0: [ENGINE_10, WOODEN_FRONT]}, bikes={0: [FRONT, ENGINE_100, REAR_4],
-                                                                         1: [FRONT, ENGINE_10, REAR_1]})
+                                                                         1: [FRONT, ENGINE_10, REAR_1]},
+                           own_bike="remove")
     assert decide(env) == E.PASS
 
 
@@ -124,7 +200,8 @@ def test_passes_when_nothing_helps():
     (RAD_HER, FRONT, [LACH], E.REACT_LACH),
 ])
 def test_reacts_when_it_pays(misery_card, slot_kind, held, expected):
-    env = contest_position(2, hands={0: [misery_card], 1: held}, bikes={0: BASIC, 1: [FRONT, ENGINE_100, REAR_4]})
+    env = contest_position(2, hands={0: [misery_card], 1: held}, bikes={0: BASIC, 1: [FRONT, ENGINE_100, REAR_4]},
+                           her_choice="attacker")
     env.step(misery(misery_card, 1))
     if slot_kind is not None:
         env.step(slot(slot_kind))
@@ -141,7 +218,8 @@ def test_accepts_a_misery_that_costs_nothing():
 
 def test_places_a_received_spare_part_where_it_is_worth_most():
     env = contest_position(2, hands={0: [MOTOR_HER]}, bikes={0: [FRONT, ENGINE_50, REAR_1],
-                                                             1: [FRONT, (SPARE_0 + 1, ROLE_ENGINE), REAR_1]})
+                                                             1: [FRONT, (SPARE_0 + 1, ROLE_ENGINE), REAR_1]},
+                           her_choice="attacker")
     env.step(misery(MOTOR_HER, 1))
     env.step(slot(SPARE_0 + 1))
     env.step(E.ACCEPT)
@@ -150,10 +228,11 @@ def test_places_a_received_spare_part_where_it_is_worth_most():
 
 def test_knocks_with_a_strong_hand_and_not_with_a_weak_one():
     def knocks(hand):
-        env = contest_position(3, hands={0: hand})
-        rec = env.get_state()
+        env, rec = contest_record(4, hands={0: hand})
         rec["phase"], rec["status"] = E.PH_DISCARD, E.BUILDING
         rec["knocker"] = -1
+        for seat in (1, 2, 3):
+            deal_from_deck(rec[0], seat, 8)
         env.set_state(rec)
         return decide(env) == E.KNOCK
 
@@ -163,8 +242,7 @@ def test_knocks_with_a_strong_hand_and_not_with_a_weak_one():
 
 def test_takes_a_useful_face_up_card():
     def takes_face_up(kind):
-        env = contest_position(3, hands={0: [FRONT, ENGINE_10, REAR_1, BULL, TUV, NAIL, PUMP, FLAT_FRONT]})
-        rec = env.get_state()
+        env, rec = contest_record(4, hands={0: [FRONT, ENGINE_10, REAR_1, BULL, TUV, NAIL, PUMP, FLAT_FRONT]})
         r = rec[0]
         r["phase"], r["knocker"] = E.PH_DRAW, -1
         r["status"][:] = E.BUILDING
@@ -174,6 +252,8 @@ def test_takes_a_useful_face_up_card():
         r["deck_size"] = size - 1
         r["discard"][0], r["discard_seen"][0], r["discard_size"] = kind, E.ALL_SEATS, 1
         r["discard_public"][kind] = 1
+        for seat in (1, 2, 3):
+            deal_from_deck(r, seat, 8)
         env.set_state(rec)
         return decide(env) == E.DRAW_FACE_UP
 

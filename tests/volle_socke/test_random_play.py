@@ -10,7 +10,7 @@ from envs.volle_socke import engine as E
 from envs.volle_socke.data import FIXED_ROLE, NUM_KINDS, SPARE_0
 from envs.volle_socke.env import raw_env
 
-from .helpers import kind_totals, record
+from .helpers import kind_totals, record, valid
 
 LOW, HIGH = E.LAYOUT.low, E.LAYOUT.high
 
@@ -27,6 +27,7 @@ def wheels(rec, seat, role):
 def check_invariants(env):
     rec = record(env)
     n = int(rec["num_players"])
+    valid(env)  # the engine's own check_state (and the field bounds) agree
     # The 110 cards, kind by kind, across draw pile, discard pile, hands, bikes and cards in play.
     assert (kind_totals(rec) == E.COUNTS).all()
     assert (rec["hand"] >= 0).all() and (rec["bike"] >= 0).all()
@@ -65,7 +66,8 @@ def check_invariants(env):
         assert ((obs >= LOW) & (obs <= HIGH)).all(), np.flatnonzero((obs < LOW) | (obs > HIGH))
 
 
-CONFIGS = [dict(), dict(contest_adds=True), dict(flat_front="half", num_rounds=3)]
+CONFIGS = [dict(), dict(own_bike="remove", her_choice="attacker"), dict(flat_front="half", num_rounds=3),
+           dict(her_choice="attacker", round_rewards=True)]
 
 
 @pytest.mark.parametrize("num_players", range(2, 9))

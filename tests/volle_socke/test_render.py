@@ -3,10 +3,12 @@
 import numpy as np
 
 from envs.volle_socke import engine as E
-from envs.volle_socke.data import ENGINE_50, FRONT, LACH, REAR_1, TURBO, WOODEN_FRONT
+from envs.volle_socke.data import (
+    ENGINE_50, FRONT, LACH, MOTOR_HER, REAR_1, ROLE_ENGINE, ROLE_REAR, SPARE_0, TURBO, WOODEN_FRONT,
+)
 from envs.volle_socke.env import raw_env
 
-from .helpers import contest_position, fit, record
+from .helpers import contest_position, fit, misery, move, record
 
 
 def test_ansi_shows_bikes_and_values_and_hides_other_hands_from_a_viewer():
@@ -36,3 +38,14 @@ def test_every_action_has_its_own_readable_name():
     assert len(set(names)) == len(names)
     assert env.action_to_str(E.MISERY_BASE + 7 * 3 + 1) == "play Bull on the player 2 seats after you"
     assert env.action_to_str(fit(ENGINE_50)) == "fit Engine 50 HP as engine"
+
+
+def test_ansi_shows_who_picks_the_card_and_the_moved_spare_parts():
+    env = contest_position(2, hands={0: [MOTOR_HER]}, bikes={0: [FRONT, ENGINE_50, (SPARE_0, ROLE_ENGINE)],
+                                                           1: [FRONT, ENGINE_50, REAR_1]})
+    env.render_mode = "ansi"
+    env.step(move(SPARE_0, ROLE_REAR))
+    assert "S10=rear (moved)" in env.render()
+    env.step(misery(MOTOR_HER, 1))
+    env.step(E.ACCEPT)
+    assert "in play: Motor her by player_0 on player_1 (accepted: player_1 picks the card it hands over)" in env.render()

@@ -6,8 +6,9 @@ functions then carry on from there (records are passed to numba by reference).
 
 import numpy as np
 
+from envs.core import check_records
 from envs.volles_fass_voraus import data, engine
-from envs.volles_fass_voraus.env import raw_env
+from envs.volles_fass_voraus.env import GAME, raw_env
 
 __all__ = ["raw_env"]  # re-exported for the tests
 
@@ -79,35 +80,67 @@ def give_maps(state, seat, cards):
     state.maps_drawn = len(out)
 
 
+def berth(description):
+    """``(tile name, berth index)`` of the first berth whose ``data.berth_text`` is ``description``,
+    so that a test names the berth it needs, not where the design happens to put it."""
+    for tile in range(data.NUM_TILES):
+        for pos in range(data.NUM_BERTHS):
+            if data.berth_text(tile, pos) == description:
+                return data.tile_name(tile), pos
+    raise LookupError(f"no berth shows {description!r}")
+
+
+def lay_tile(state, harbour, name):
+    """Put tile ``name`` into ``harbour`` (a recess of its shape), swapping it with the tile there."""
+    tile = TILE[name]
+    assert data.ROUTE_SHAPE[state.route, harbour] == data.TILE_SHAPE[tile], "a tile fits recesses of its shape only"
+    where = np.flatnonzero(np.asarray(state.harbour_tile) == tile)
+    if len(where):
+        state.harbour_tile[where[0]] = state.harbour_tile[harbour]
+    state.harbour_tile[harbour] = tile
+
+
+def harbour_before(state, name):
+    """The harbour just west of the first recess that tile ``name`` fits."""
+    return int(np.flatnonzero(data.ROUTE_SHAPE[state.route] == data.TILE_SHAPE[TILE[name]])[0]) - 1
+
+
 def voyage_to(env, harbour, berths, next_tile=None):
     """Put every ship in ``harbour`` (ship k on ``berths[k]``) and start the leg to the next harbour.
 
-    ``next_tile`` (a name such as ``"U1"``) replaces the tile of the harbour ahead. The ship on
-    the westernmost berth moves first. Returns the live record.
+    ``next_tile`` (a name such as ``"U1"``) is laid into the harbour ahead (swapped with the tile
+    there). The ship on the westernmost berth moves first. The position must be a valid record
+    (checked). Returns the live record.
     """
     state = record(env)
     state.berth_ship[:, :] = engine.FREE
-    for ship, berth in enumerate(berths):
-        state.berth_ship[harbour, berth] = ship
+    for ship, berth_index in enumerate(berths):
+        state.berth_ship[harbour, berth_index] = ship
         state.ship_harbour[ship] = harbour
-        state.ship_berth[ship] = berth
+        state.ship_berth[ship] = berth_index
     state.leg = harbour
     state.phase = engine.PH_CHOOSE_BERTH
     if next_tile is not None:
-        state.harbour_tile[harbour + 1] = TILE[next_tile]
+        lay_tile(state, harbour + 1, next_tile)
     engine.begin_leg(state)
     engine.next_ship(state)
     engine.settle(state)
     env._after_set_state()
+    check_records(GAME, env._states)
     return state
 
 
-def first_to_move(env, seat, harbour=1, next_tile=None):
-    """``seat``'s ship lies on the westernmost berth of ``harbour``: it moves first into the next one."""
+def first_to_move(env, seat, harbour=None, next_tile=None):
+    """``seat``'s ship lies on the westernmost berth of ``harbour``: it moves first into the next one.
+
+    Without ``harbour``: the harbour before the first recess ``next_tile`` fits (the start harbour
+    for a loading tile)."""
+    if harbour is None:
+        harbour = harbour_before(record(env), next_tile) if next_tile is not None else 1
     others = [s for s in range(engine.NUM_SHIPS) if s != seat]
     berths = [0] * engine.NUM_SHIPS
-    for berth, ship in enumerate([seat] + others):
-        berths[ship] = berth
+    for berth_index, ship in enumerate([seat] + others):
+        berths[ship] = berth_index
     state = voyage_to(env, harbour, berths, next_tile)
     assert state.current_player == seat and state.phase == engine.PH_CHOOSE_BERTH
     return state
@@ -122,9 +155,12 @@ def put_on_top_of_pile(state, name):
     state.sailor_deck[int(state.sailors_drawn):] = [card] + pile
 
 
-def finish_turn(env):
-    """Let the player to act end the turn as quietly as possible (passing wherever allowed)."""
+def finish_turn(env, seat=None):
+    """Let the player to act end the turn as quietly as possible (passing wherever allowed); with
+    ``seat``, only if that seat is still to act (its berth may have asked nothing)."""
     state = record(env)
+    if seat is not None and state.current_player != seat:
+        return
     turn = (int(state.current_player), int(state.leg), int(state.mover))
     while (int(state.current_player), int(state.leg), int(state.mover)) == turn and not state.terminal:
         actions = env.legal_actions()

@@ -13,11 +13,37 @@ def test_component_counts_from_the_rulebook():
     assert set(data.TILE_SHAPE[:26]) == {data.SHAPE_LOAD, data.SHAPE_MIXED, data.SHAPE_UNLOAD}  # three shapes
 
 
-def test_route_has_enough_tiles_of_each_shape():
+def test_the_full_route_has_a_recess_for_every_tile_and_the_short_one_keeps_the_proportions():
+    full, short = data.ROUTES
     for shape in (data.SHAPE_LOAD, data.SHAPE_MIXED, data.SHAPE_UNLOAD):
-        recesses = sum(1 for s in data.ROUTE_SHAPES if s == shape)
-        assert 0 < recesses < data.SHAPE_COUNT[shape]
-    assert data.ROUTE_SHAPES[0] == data.SHAPE_START and data.ROUTE_SHAPES[-1] == data.SHAPE_DEST
+        assert full.count(shape) == data.SHAPE_COUNT[shape]  # 8, 10, 8: all 26 tiles
+        assert 0 < short.count(shape) < data.SHAPE_COUNT[shape]
+    assert [short.count(s) for s in range(3)] == [3, 4, 3]
+    for route in data.ROUTES:
+        assert route[0] == data.SHAPE_START and route[-1] == data.SHAPE_DEST
+        assert list(route[1:-1]) == sorted(route[1:-1])  # loading, then mixed, then unloading
+    assert data.NUM_HARBOURS == 28 and data.ROUTE_DEST.tolist() == [27, 11]
+
+
+def test_a_berth_is_worth_more_the_further_east_it_lies():
+    # Like the start harbour (3, 4, 5, 6): in every region the mean worth of a berth rises from
+    # position 1 to 4, and by at least half a doubloon each step over all 26 tiles.
+    for shape in (data.SHAPE_LOAD, data.SHAPE_MIXED, data.SHAPE_UNLOAD):
+        first = data.SHAPE_FIRST[shape]
+        means = data.BERTH_VALUE[first: first + data.SHAPE_COUNT[shape]].mean(axis=0)
+        assert (np.diff(means) > 0).all(), (data.SHAPE_NAMES[shape], means)
+    means = data.BERTH_VALUE[: data.NUM_HARBOUR_TILES].mean(axis=0)
+    assert (np.diff(means) > 0.5).all(), means
+    # Hazards lie west more often than east.
+    hazard = (data.BERTH_KIND[:26] == data.KIND_NONE)
+    assert hazard[:, 0].sum() > hazard[:, 3].sum()
+
+
+def test_sailor_and_map_berths_can_empty_both_piles_on_the_full_route():
+    # One ship per berth: the piles can run out only if the tiles offer more cards than they hold.
+    sailors = int((data.BERTH_KIND[:26] == data.KIND_SAILOR).sum())
+    maps = int(data.BERTH_MAPS[:26].sum())
+    assert sailors > data.NUM_SAILORS and maps > data.NUM_MAPS
 
 
 def test_first_region_only_loads_last_region_only_unloads_middle_both():

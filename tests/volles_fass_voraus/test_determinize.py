@@ -18,7 +18,7 @@ def determinized(rec, seat, seed):
 
 def test_the_seat_sees_the_same_game_after_determinizing():
     for num_players in (2, 3, 4):
-        for rec in random_positions(num_players, 15, seed=10 + num_players):
+        for rec in random_positions(num_players, 15, seed=10 + num_players, harbour_reveal="on_approach"):
             for seat in range(num_players):
                 for seed in range(3):
                     other = determinized(rec, seat, seed)
@@ -43,8 +43,14 @@ def test_determinized_states_keep_the_invariants_and_play_on():
             check_invariants(state, env)
 
 
+def test_no_tile_is_hidden_by_default():
+    rec = random_positions(4, 1, seed=8)[0]
+    for seed in range(10):
+        assert (determinized(rec, 0, seed)[0].harbour_tile == rec[0].harbour_tile).all()
+
+
 def test_hidden_things_change_and_known_ones_do_not():
-    env = new_env(4)
+    env = new_env(4, harbour_reveal="on_approach")
     state = record(env)
     give_maps(state, 1, [0, 5, 12])
     give_maps(state, 2, [3])
@@ -79,11 +85,11 @@ def test_same_seed_same_sample_and_no_leak_from_the_true_generator():
 
 
 def test_resampling_is_uniform():
-    env = new_env(3)
+    env = new_env(3, harbour_reveal="on_approach")
     state = record(env)
     give_maps(state, 1, [0])  # seat 1 holds one card seat 0 cannot see
     rec = env.get_state()
-    harbour = 5  # a face-down mixed-region recess
+    harbour = 12  # a face-down mixed-region recess
     assert not rec[0].revealed[harbour]
     tile_counts, card_counts = collections.Counter(), collections.Counter()
     runs = 3000

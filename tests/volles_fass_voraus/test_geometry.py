@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from envs.volles_fass_voraus import data, engine
 
 from .helpers import (
-    C, E, O, P, SAILOR, act, deck_of, first_to_move, give_sailors, legal, load_deck, mask_bits, new_env,
+    C, E, O, P, SAILOR, act, berth, deck_of, first_to_move, give_sailors, legal, load_deck, mask_bits, new_env,
     space_actions,
 )
 
@@ -65,10 +65,11 @@ def test_gerry_colourless_barrel_touches_the_purple_and_stays():
     deck = deck_of((4, P), (7, C))
     assert mask_bits(engine.extractable(deck)) == [4]
     env = new_env(3)
-    state = first_to_move(env, seat=2, next_tile="U1")  # U1, berth 1: unload a colourless barrel for 2
+    tile, pos = berth("unload C -> 2")
+    state = first_to_move(env, seat=2, next_tile=tile)
     load_deck(state, 2, deck)
     state.doubloons[2] = 6
-    act(env, E.A_BERTH + 0)
+    act(env, E.A_BERTH + pos)
     # Nothing can be unloaded, so there is no decision: the turn passes and the barrel stays.
     assert state.current_player != 2
     assert state.doubloons[2] == 6 and state.deck[2, 7] == C
@@ -117,13 +118,14 @@ def move_action(a, b):
 
 def test_barry_slide_frees_a_blocked_barrel_for_unloading():
     env = new_env(3)
-    state = first_to_move(env, seat=2, next_tile="U1")
+    tile, pos = berth("unload C -> 2")
+    state = first_to_move(env, seat=2, next_tile=tile)
     load_deck(state, 2, deck_of((4, P), (7, C)))
     give_sailors(state, 2, "Barry Fassel")
     state.doubloons[2] = 6
     # Moves are offered while choosing the berth ...
     assert (4, 5) in barry_moves(env) and (7, 11) in barry_moves(env)
-    act(env, E.A_BERTH + 0)
+    act(env, E.A_BERTH + pos)
     # ... and at the berth: the colourless barrel is stuck, but the player may still slide first.
     assert state.phase == E.PH_UNLOAD and space_actions(env) == []
     act(env, move_action(4, 5))
@@ -159,8 +161,8 @@ def test_each_card_allows_one_move_per_turn_and_refreshes_next_turn():
     act(env, move_action(1, 5))
     assert barry_moves(env) == []
     assert state.sailor_uses[SAILOR["Barry Fassel"]] == 1 and state.sailor_uses[SAILOR["Farry Bassel"]] == 1
-    # Berth 4 of L1 loads a purple barrel for 1: take it, place it, then the turn is over.
-    act(env, E.A_BERTH + 3, E.A_COLOUR + 0, E.A_SPACE + 0)
+    # Berth 4 of L1 loads a purple and an orange barrel for 1: take the purple, place it, stop.
+    act(env, E.A_BERTH + 3, E.A_COLOUR + 0, E.A_SPACE + 0, E.A_PASS)
     assert state.current_player != 0
     while state.current_player != 0:
         act(env, legal(env)[0])
@@ -178,10 +180,11 @@ def test_more_moves_per_card_as_an_option():
 
 def test_end_of_turn_offers_the_remaining_moves():
     env = new_env(3)
-    state = first_to_move(env, seat=0, next_tile="L1")
+    tile, pos = berth("load P (1), [sail]")
+    state = first_to_move(env, seat=0, next_tile=tile)
     load_deck(state, 0, deck_of((0, P),))
     give_sailors(state, 0, "Barry Fassel")
-    act(env, E.A_BERTH + 3, E.A_COLOUR + 0, E.A_SPACE + 1)  # load the purple for 1 onto space 1
+    act(env, E.A_BERTH + pos, E.A_COLOUR + 0, E.A_SPACE + 1)  # load the purple for 1 onto space 1
     # Nothing more to load, but Barry's move keeps the decision open; passing ends the loading.
     assert state.phase == E.PH_LOAD_PICK and legal(env)[0] == E.A_PASS
     act(env, E.A_PASS)
@@ -193,10 +196,11 @@ def test_end_of_turn_offers_the_remaining_moves():
 
 def test_moves_between_the_two_barrels_of_a_pair_keep_the_second_one_reachable():
     env = new_env(3)
-    state = first_to_move(env, seat=0, next_tile="U2")  # U2, berth 4: two colourless barrels for 3
+    tile, pos = berth("unload CC -> 4")
+    state = first_to_move(env, seat=0, next_tile=tile)
     load_deck(state, 0, deck_of((0, C), (1, C), (4, P)))
     give_sailors(state, 0, "Barry Fassel")
-    act(env, E.A_BERTH + 3)
+    act(env, E.A_BERTH + pos)
     assert space_actions(env) == [0, 1]
     act(env, E.A_SPACE + 0)
     assert space_actions(env) == [1] and E.A_PASS not in legal(env)

@@ -9,7 +9,7 @@ from agents.heuristic.volles_fass_voraus import HeuristicAgent
 from envs.volles_fass_voraus import data, engine
 
 from .helpers import (
-    C, E, P, SAILOR, act, deck_of, first_to_move, give_sailors, load_deck, new_env, raw_env, record,
+    C, E, P, SAILOR, act, berth, deck_of, first_to_move, give_sailors, load_deck, new_env, raw_env, record,
 )
 
 
@@ -39,7 +39,8 @@ def test_only_legal_actions(n):
 
 @pytest.mark.parametrize("n,games,min_win_rate", [(2, 100, 0.8), (4, 160, 0.6)])
 def test_heuristic_beats_random_players(n, games, min_win_rate):
-    # Measured: it wins about 98% of games against random players (a random seat wins 1/n).
+    # Measured: it wins 99.9% of 1,000 four-player and all of 500 two-player games against random
+    # players (a random seat wins 1/n); see docs/rules/volles_fass_voraus.md.
     wins, doubloons = 0, []
     for game in range(games):
         seat = game % n
@@ -79,10 +80,11 @@ def test_places_a_new_barrel_without_burying_a_valuable_one():
 
 def test_barry_frees_the_barrel_it_wants_to_sell():
     env = new_env(3)
-    state = first_to_move(env, 2, harbour=8, next_tile="U1")
+    tile, pos = berth("unload C -> 2")
+    state = first_to_move(env, 2, next_tile=tile)
     load_deck(state, 2, deck_of((4, P), (7, C)))  # Gerry's position: the colourless touches the purple
     give_sailors(state, 2, "Barry Fassel")
-    act(env, E.A_BERTH + 0)  # U1 berth 1: a colourless barrel for 2
+    act(env, E.A_BERTH + pos)  # a colourless barrel for 2
     action = decide(env, 2)
     assert action >= E.A_MOVE
     deck = state.deck[2].copy()
@@ -94,13 +96,15 @@ def test_barry_frees_the_barrel_it_wants_to_sell():
 
 def test_gives_pirates_the_cheapest_barrel_and_seasickness_the_least_useful_sailor():
     env = new_env(3)
-    state = first_to_move(env, 0, next_tile="L5")  # berth 4: pirates rob a barrel
+    tile, pos = berth("pirates rob a barrel")
+    state = first_to_move(env, 0, next_tile=tile)
     load_deck(state, 0, deck_of((0, P), (1, C)))
-    act(env, E.A_BERTH + 3)
+    act(env, E.A_BERTH + pos)
     assert decide(env, 0) == E.A_SPACE + 1
     env = new_env(3)
-    state = first_to_move(env, 0, next_tile="L3")  # berth 3: one sailor seasick
+    tile, pos = berth("1 seasick")
+    state = first_to_move(env, 0, next_tile=tile)
     give_sailors(state, 0, "Barry Fassel", "Stormy D.")
     load_deck(state, 0, deck_of((0, P),))
-    act(env, E.A_BERTH + 2)
+    act(env, E.A_BERTH + pos)
     assert decide(env, 0) == E.A_SAILOR + SAILOR["Stormy D."]

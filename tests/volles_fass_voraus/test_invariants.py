@@ -3,7 +3,9 @@
 import numpy as np
 import pytest
 
+from envs.core import check_records
 from envs.volles_fass_voraus import data, engine
+from envs.volles_fass_voraus.env import GAME
 
 from .helpers import E, new_env, raw_env, record
 
@@ -25,6 +27,7 @@ BLOCKS = {  # the actions each phase may offer (Barry / Farry moves come on top 
 
 
 def check_invariants(state, env):
+    check_records(GAME, env._states)  # the engine's own check_state, after every step
     n = int(state.num_players)
     deck = np.asarray(state.deck)
     # 45 barrels, each colour conserved between the supply, the decks and the barrel in hand.
@@ -56,7 +59,7 @@ def check_invariants(state, env):
     for card in state.map_deck[int(state.maps_drawn):]:
         assert state.map_owner[card] == E.OWNER_DECK
     if state.terminal:
-        assert state.current_player == -1 and (state.ship_harbour == data.DEST_HARBOUR).all()
+        assert state.current_player == -1 and (state.ship_harbour == data.ROUTE_DEST[state.route]).all()
         return
     # The seat to act has a real choice (forced moves are made for it), in the phase's block.
     seat = int(state.current_player)
@@ -73,8 +76,8 @@ def check_invariants(state, env):
 
 
 @pytest.mark.parametrize("num_players,config", [
-    (2, {}), (3, {}), (4, {}),
-    (4, {"harbour_reveal": "all_at_start", "fassel_moves_per_turn": 3, "hired_sailor_pays_at_once": False}),
+    (2, {}), (3, {}), (4, {}), (3, {"route": "short"}),
+    (4, {"harbour_reveal": "on_approach", "fassel_moves_per_turn": 3, "hired_sailor_pays_at_once": False}),
 ])
 def test_invariants_hold_at_every_step_of_random_play(num_players, config):
     env = raw_env(num_players=num_players, **config)
@@ -101,16 +104,16 @@ def test_invariants_hold_at_every_step_of_random_play(num_players, config):
 # ---- hidden information -------------------------------------------------------------------
 
 
-def random_positions(num_players, count, seed):
+def random_positions(num_players, count, seed, **config):
     """Records from random games at random moments (each a copy)."""
-    env = raw_env(num_players=num_players)
+    env = raw_env(num_players=num_players, **config)
     rng = np.random.default_rng(seed)
     out = []
     game = 0
     while len(out) < count:
         env.reset(seed=seed * 100 + game)
         game += 1
-        stop = rng.integers(1, 80)
+        stop = rng.integers(1, 200)
         state = record(env)
         for _ in range(stop):
             if state.terminal:
@@ -145,7 +148,8 @@ def hide_and_shuffle(rec, seat, rng):
     rng.shuffle(rest)
     state.sailor_deck[k:] = rest
     for shape in range(3):
-        hidden = [h for h in range(data.NUM_HARBOURS) if data.ROUTE_SHAPES[h] == shape and not state.revealed[h]]
+        hidden = [h for h in range(data.NUM_HARBOURS) if data.ROUTE_SHAPE[state.route, h] == shape
+                  and not state.revealed[h]]
         shown = {int(state.harbour_tile[h]) for h in range(data.NUM_HARBOURS) if state.revealed[h]}
         pool = [t for t in range(data.SHAPE_FIRST[shape], data.SHAPE_FIRST[shape] + data.SHAPE_COUNT[shape])
                 if t not in shown]
@@ -155,11 +159,11 @@ def hide_and_shuffle(rec, seat, rng):
     state.rng = rng.integers(1, 2**63)
 
 
-@pytest.mark.parametrize("num_players", [2, 4])
-def test_observation_ignores_what_the_seat_cannot_see(num_players):
+@pytest.mark.parametrize("num_players,reveal", [(2, "on_approach"), (4, "on_approach"), (4, "all_at_start")])
+def test_observation_ignores_what_the_seat_cannot_see(num_players, reveal):
     rng = np.random.default_rng(7)
     changed_something = 0
-    for rec in random_positions(num_players, 40, seed=num_players):
+    for rec in random_positions(num_players, 40, seed=num_players, harbour_reveal=reveal):
         for seat in range(num_players):
             other = rec.copy()
             hide_and_shuffle(other, seat, rng)
@@ -186,12 +190,25 @@ def test_observation_shows_what_the_seat_can_see():
 
 
 def test_face_down_harbours_read_zero():
-    env = new_env(4)
+    env = new_env(4, harbour_reveal="on_approach")
     view = engine.LAYOUT.views(env.observe("player_1")["observation"])
     state = record(env)
+    assert not state.revealed[2:-1].any()
     for h in range(data.NUM_HARBOURS):
         assert view["harbour_visible"][h] == state.revealed[h]
         if not state.revealed[h]:
             assert not view["berths"][h].any()
         else:
             assert view["berths"][h].any()
+
+
+@pytest.mark.parametrize("route", ["full", "short"])
+def test_the_observation_shows_the_route(route):
+    env = new_env(3, route=route)
+    view = engine.LAYOUT.views(env.observe("player_0")["observation"])
+    state = record(env)
+    dest = int(data.ROUTE_DEST[state.route])
+    shapes = [int(v.argmax()) if v.any() else -1 for v in view["route"]]
+    assert shapes == list(data.ROUTE_SHAPE[state.route])
+    assert shapes[dest] == data.SHAPE_DEST and (route == "short") == (dest < data.NUM_HARBOURS - 1)
+    assert view["harbour_visible"][: dest + 1].all() and not view["berths"][dest + 1:].any()

@@ -100,17 +100,17 @@ def test_outcome_reward_only_at_the_end_without_shaping():
 
 def test_doubloon_shaping_rewards_every_change():
     env = new_env(3, doubloon_shaping=0.25)
-    state = first_to_move(env, 0, harbour=8, next_tile="U1")
+    state = first_to_move(env, 0, next_tile="U1")
     load_deck(state, 0, deck_of((1, O),))
     act(env, E.A_BERTH + 1)  # berth 2 of U1 wants purple: no decision, the turn passes
     assert env.rewards["player_0"] == 0
     env = new_env(3, doubloon_shaping=0.25)
-    state = first_to_move(env, 0, harbour=8, next_tile="U1")
+    state = first_to_move(env, 0, next_tile="U1")
     load_deck(state, 0, deck_of((1, O),))
     act(env, E.A_BERTH + 2, E.A_PASS)
     assert env.rewards["player_0"] == 0
     env = new_env(3, doubloon_shaping=0.25)
-    state = first_to_move(env, 0, harbour=8, next_tile="U1")
+    state = first_to_move(env, 0, next_tile="U1")
     load_deck(state, 0, deck_of((1, O),))
     act(env, E.A_BERTH + 2, E.A_SPACE + 1)  # orange for 3
     assert env.rewards["player_0"] == pytest.approx(0.75)

@@ -1,0 +1,179 @@
+"""Learner steps per second of MaskablePPO self-play: the batched (vector) and per-process (aec) backends.
+
+    python -m benchmarks.training_speed [--updates 3] [--games teufel_teufel_v0,...]
+
+For every game, both backends train the same network with the same PPO settings (the game's
+preset; 8192 samples per update: 64 batched games x 128 steps, or 2 env processes x 4096 steps)
+against the same opponent pool, in two mixes: ``pool`` (random, heuristic and one frozen snapshot
+at odds 0.3/0.3/0.4, the default) and ``no heuristic`` (random and snapshot, 0.5/0/0.5): the
+heuristic agents are Python code at 0.1-1 ms a decision, so they bound the batched backend.
+After one untimed update (numba and torch warm up), ``--updates`` updates are timed; learner steps
+per second count rollout and update together. The time is split into the env's step (for the
+vector backend further into the numba engine, the Python heuristic and the batched snapshot
+forwards), the policy's forward during the rollout, and the PPO update.
+
+Writes benchmarks/results/training_speed.md and training_speed.json.
+"""
+
+import argparse
+import json
+import pathlib
+import tempfile
+import time
+
+import envs
+
+from .common import RESULTS, machine_line, write_result
+
+SAMPLES_PER_UPDATE = 8192
+SETTINGS = {"vector": {"num_envs": 64}, "aec": {"num_envs": 2}}
+POOLS = {"pool": "0.3,0.3,0.4", "no heuristic": "0.5,0,0.5"}
+
+
+class _StepTimer:
+    """A VecEnv wrapper that adds up the time spent in ``step``."""
+
+    def __new__(cls, venv):
+        from stable_baselines3.common.vec_env import VecEnvWrapper
+
+        class Timed(VecEnvWrapper):
+            seconds = 0.0
+
+            def reset(self):
+                return self.venv.reset()
+
+            def step_wait(self):
+                started = time.perf_counter()
+                result = self.venv.step_wait()
+                Timed.seconds += time.perf_counter() - started
+                return result
+
+            def step_async(self, actions):
+                started = time.perf_counter()
+                self.venv.step_async(actions)
+                Timed.seconds += time.perf_counter() - started
+
+        return Timed(venv)
+
+
+def measure(env_id, backend, updates, pool, seed=0):
+    """Learner steps/s and where the time went, for one game and backend."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    from training import selfplay
+
+    num_envs = SETTINGS[backend]["num_envs"]
+    with tempfile.TemporaryDirectory() as folder:
+        out = pathlib.Path(folder) / "run"
+        args = selfplay.parse_args([env_id, "--backend", backend, "--num-envs", str(num_envs), "--out", str(out),
+                                    "--n-steps", str(SAMPLES_PER_UPDATE // num_envs), "--seed", str(seed),
+                                    "--pool-weights", POOLS[pool]])
+        import torch
+
+        torch.set_num_threads(args.torch_threads)
+        (out / "pool").mkdir(parents=True)
+        if backend == "vector":
+            batch, env = selfplay.make_batched_env(env_id, num_envs, seed, args.config, args.pool_weights)
+        else:
+            batch = None
+            env = selfplay.make_vec_env(env_id, num_envs, out / "pool", seed, args.config,
+                                        selfplay._available_weights(env_id, args.pool_weights))
+        env = _StepTimer(env)
+        model = selfplay._new_model(args, env, out)
+        selfplay.add_snapshot(model, batch, out)  # the pool holds one frozen opponent, as in a real run
+
+        class Phases(BaseCallback):
+            rollout = 0.0
+
+            def _on_rollout_start(self):
+                self.started = time.perf_counter()
+
+            def _on_rollout_end(self):
+                Phases.rollout += time.perf_counter() - self.started
+
+            def _on_step(self):
+                return True
+
+        model.learn(SAMPLES_PER_UPDATE, reset_num_timesteps=False)  # warm-up: compile, first forward
+        type(env).seconds = 0.0
+        if batch is not None:
+            batch.timings = dict.fromkeys(batch.timings, 0.0)
+        before = model.num_timesteps
+        started = time.perf_counter()
+        model.learn(updates * SAMPLES_PER_UPDATE, callback=Phases(), reset_num_timesteps=False)
+        total = time.perf_counter() - started
+        steps = model.num_timesteps - before
+        env.close()
+    env_seconds = type(env).seconds
+    split = {"env": env_seconds, "forward": Phases.rollout - env_seconds, "update": total - Phases.rollout}
+    if batch is not None:
+        split |= {f"env.{k}": v for k, v in batch.timings.items()}
+    return {"steps_per_s": steps / total, "steps": steps, "seconds": total,
+            "share": {k: v / total for k, v in split.items()}}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--updates", type=int, default=3, help="timed PPO updates per game and backend")
+    parser.add_argument("--games", default=",".join(envs.ENV_IDS), help="comma-separated env ids")
+    args = parser.parse_args(argv)
+    if args.updates < 1:
+        parser.error("--updates must be at least 1")
+    env_ids = [e for e in args.games.split(",") if e]
+    unknown = [e for e in env_ids if e not in envs.ENV_IDS]
+    if unknown:
+        parser.error(f"unknown env ids {unknown}; valid: {list(envs.ENV_IDS)}")
+    started = time.perf_counter()
+    results = {}
+    for env_id in env_ids:
+        for pool in POOLS:
+            r = results.setdefault(env_id, {})[pool] = {
+                backend: measure(env_id, backend, args.updates, pool) for backend in ("aec", "vector")}
+            r["ratio"] = r["vector"]["steps_per_s"] / r["aec"]["steps_per_s"]
+            print(f"{env_id} ({pool}): aec {r['aec']['steps_per_s']:.0f}/s, vector {r['vector']['steps_per_s']:.0f}/s,"
+                  f" x{r['ratio']:.1f}", flush=True)
+    minutes = (time.perf_counter() - started) / 60
+    command = "python -m benchmarks.training_speed " + " ".join(argv or [])
+    (RESULTS / "training_speed.json").write_text(json.dumps(
+        {"command": command.strip(), "machine": machine_line(), "minutes": minutes, "results": results}, indent=2))
+    write_result("training_speed", report(results, command.strip(), minutes))
+
+
+def _share(result, key):
+    return f"{100 * result['share'].get(key, 0.0):.0f}%"
+
+
+def report(results, command, minutes):
+    lines = ["# Training speed: batched (vector) against per-process (aec) self-play", "",
+             f"Machine: {machine_line()}. Command: `{command}`; took {minutes:.1f} minutes.", "",
+             f"Same network and PPO settings per game (its preset, {SAMPLES_PER_UPDATE} samples per update: "
+             "64 batched games x 128 steps against 2 env processes x 4096 steps), same opponents for both "
+             "backends: *pool* is random / heuristic / one frozen snapshot at odds 0.3 / 0.3 / 0.4, *no "
+             "heuristic* is random / snapshot at 0.5 / 0.5. Learner steps per second include the rollout and "
+             "the PPO update. Target: vector >= 10x aec in every game.", "",
+             "| env | opponents | aec steps/s | vector steps/s | vector / aec | target met |",
+             "|---|---|---:|---:|---:|---|"]
+    for env_id, by_pool in results.items():
+        for pool, r in by_pool.items():
+            lines.append(f"| {env_id} | {pool} | {r['aec']['steps_per_s']:,.0f} | {r['vector']['steps_per_s']:,.0f} | "
+                         f"{r['ratio']:.1f}x | {'yes' if r['ratio'] >= 10 else 'no'} |")
+    lines += ["", "## Where the time goes", "",
+              "Shares of the timed run. *env*: the VecEnv's step (opponents included); for the vector backend "
+              "split into the numba engine (learner and random-opponent moves, views), the Python heuristic "
+              "agents and the snapshots' batched forwards. *forward*: the learner policy during the rollout "
+              "(plus SB3's rollout bookkeeping). *update*: PPO's gradient epochs.", "",
+              "| env | opponents | backend | env | engine | heuristic | snapshot | forward | update |",
+              "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    for env_id, by_pool in results.items():
+        for pool, r in by_pool.items():
+            for backend in ("aec", "vector"):
+                x = r[backend]
+                detail = [_share(x, f"env.{k}") if backend == "vector" else "-"
+                          for k in ("engine", "heuristic", "snapshot")]
+                lines.append(f"| {env_id} | {pool} | {backend} | {_share(x, 'env')} | {' | '.join(detail)} | "
+                             f"{_share(x, 'forward')} | {_share(x, 'update')} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    main()

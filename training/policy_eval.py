@@ -1,0 +1,147 @@
+"""How strong is a policy? Batched games against fixed opponents, counted without bias.
+
+:func:`policy_strength` plays a policy (any ``(obs, masks) -> actions`` callable, such as
+:class:`training.vector_env.SnapshotPolicy` around a MaskablePPO policy) in one seat of each game
+of a :class:`~training.vector_env.LearnerVecEnv` whose other seats are all random players or all
+heuristic agents; in the cooperative game it fills every seat of a
+:class:`~training.vector_env.TeamVecEnv`. The learner's seat is drawn at random per game.
+
+The policy samples from its masked distribution unless ``deterministic``: a policy that only
+looks strong under argmax (or loops under it until the game is cut off) is not reported as
+strong. Each game slot counts exactly its first ``k`` episodes, so short games are not
+over-represented. A win is the tournament's (:func:`training.evaluate.seat_wins`): the seat's
+return positive and the highest. Results carry the fair share (what a seat wins if every seat
+plays alike: ``Game.fair_share``) and, for games with roles, a win rate per role.
+"""
+
+import math
+
+import numpy as np
+
+import envs
+from training.evaluate import wilson_interval
+from training.vector_env import LearnerVecEnv, SnapshotPolicy, TeamVecEnv
+
+OPPONENT_WEIGHTS = {"random": (1.0, 0.0, 0.0), "heuristic": (0.0, 1.0, 0.0)}
+
+
+def fair_share(env_id, num_players):
+    """A seat's win rate when every seat plays alike (1 / players unless the game says otherwise)."""
+    game = envs.game_of(env_id)
+    return game.fair_share(num_players) if game.fair_share is not None else 1.0 / num_players
+
+
+class AgentsAsPolicy:
+    """Per-game agents (``agents.Agent``, e.g. the heuristic) acting as one batched policy.
+
+    Row ``i`` of a step is game ``i`` of ``env``; its agent is built by ``make(seed)`` and reset
+    for the learner's seat whenever that game starts a new episode. Agents that search
+    (``needs_record``) get the game's record, as the tournament runner gives it.
+    """
+
+    def __init__(self, env, make):
+        self.env, self.make = env, make
+        self.agents, self.episodes = {}, {}
+
+    def __call__(self, obs, masks):
+        env = self.env
+        slots = env._slots
+        players = env.num_players if env.game.simultaneous else 1
+        actions = np.empty(len(obs), np.int64)
+        for k in range(len(obs)):
+            game, seat = (k // players, k % players) if players > 1 else (k, int(slots[k]["learner"]))
+            episode = int(slots[game]["episode"])
+            if self.episodes.get(k) != episode:
+                self.agents[k] = agent = self.make(episode * 100_003 + k)
+                agent.reset(seat, env.env_id, env.config)
+                self.episodes[k] = episode
+            agent = self.agents[k]
+            info = {"record": env._states[game : game + 1].copy()} if getattr(agent, "needs_record", False) else {}
+            actions[k] = agent.act(obs[k], masks[k], info)
+        return actions
+
+
+def policy_strength(policy, env_id, opponent, games, seed=0, config=None, num_envs=64):
+    """Win rate of ``policy`` against ``opponent`` ("random" or "heuristic"; ignored in the
+    cooperative game, where it is the team's success rate) over ``games`` games.
+
+    ``policy`` is a batched ``(obs, masks) -> actions`` callable, or an agent spec such as
+    ``"heuristic"`` (see ``agents.make_agent``) played through :class:`AgentsAsPolicy`."""
+    if opponent not in OPPONENT_WEIGHTS:
+        raise ValueError(f"opponent must be one of {list(OPPONENT_WEIGHTS)}, got {opponent!r}")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be a positive integer, got {games!r}")
+    game = envs.game_of(env_id)
+    slots = min(games, num_envs)
+    if game.simultaneous:
+        env = TeamVecEnv(env_id, num_games=slots, seed=seed, config=config)
+        seats = env.num_players
+    else:
+        env = LearnerVecEnv(env_id, num_envs=slots, seed=seed, config=config, weights=OPPONENT_WEIGHTS[opponent])
+        seats = 1
+    if isinstance(policy, str):
+        from agents import make_agent
+
+        spec = policy
+        policy = AgentsAsPolicy(env, lambda s: make_agent(spec, env_id, seed=s))
+    quota = math.ceil(games / slots)
+    counted = np.zeros(slots, np.int64)
+    wins, roles = [], []
+    obs = env.reset()
+    while counted.sum() < slots * quota:
+        obs, _, dones, infos = env.step(policy(obs, env.action_masks()))
+        for k in np.flatnonzero(dones):
+            slot = k // seats
+            if k % seats or counted[slot] >= quota:
+                continue  # one count per game; every slot plays the same number of games
+            counted[slot] += 1
+            wins.append(infos[k]["won"])
+            roles.append(infos[k].get("role"))
+    wins = np.asarray(wins[:games] if len(wins) > games else wins, bool)
+    return _summary(env_id, env.num_players, wins, roles[: len(wins)])
+
+
+def _summary(env_id, num_players, wins, roles):
+    low, high = wilson_interval(int(wins.sum()), wins.size)
+    result = {"games": int(wins.size), "wins": int(wins.sum()), "win_rate": float(wins.mean()),
+              "ci_low": low, "ci_high": high, "fair_share": fair_share(env_id, num_players)}
+    named = sorted({r for r in roles if r is not None})
+    if named:
+        result["by_role"] = {}
+        for role in named:
+            mine = wins[[r == role for r in roles]]
+            result["by_role"][role] = {"games": int(mine.size), "win_rate": float(mine.mean())}
+    return result
+
+
+def model_strength(model, env_id, games, seed=0, config=None, deterministic=False):
+    """:func:`policy_strength` of a MaskablePPO model against random and heuristic opponents (the
+    cooperative game: one team success rate). Keys ``vs_random``, ``vs_heuristic`` or ``team``."""
+    policy = SnapshotPolicy(model.policy, deterministic=deterministic)
+    game = envs.game_of(env_id)
+    if game.simultaneous:
+        return {"team": policy_strength(policy, env_id, "random", games, seed, config)}
+    opponents = ["random", "heuristic"] if _has_heuristic(env_id) else ["random"]
+    return {f"vs_{opponent}": policy_strength(policy, env_id, opponent, games, seed, config)
+            for opponent in opponents}
+
+
+def _has_heuristic(env_id):
+    from agents.heuristic import heuristic_for
+
+    try:
+        heuristic_for(env_id)
+        return True
+    except ValueError:
+        return False
+
+
+def format_strength(env_id, results):
+    """A small table: win rate, its interval and the fair share; per role where the game has roles."""
+    lines = [f"{'opponents':<12}{'games':>7}{'win rate':>10}{'95% CI':>16}{'fair share':>12}"]
+    for name, r in results.items():
+        ci = f"[{r['ci_low']:.2f}, {r['ci_high']:.2f}]"
+        lines.append(f"{name:<12}{r['games']:>7}{r['win_rate']:>10.3f}{ci:>16}{r['fair_share']:>12.3f}")
+        for role, split in r.get("by_role", {}).items():
+            lines.append(f"{'  as ' + role:<12}{split['games']:>7}{split['win_rate']:>10.3f}")
+    return "\n".join(lines)

@@ -1,0 +1,57 @@
+"""Per-game training presets: what each game needs from MaskablePPO, in one place.
+
+``python -m training.selfplay <env_id>`` starts from ``PRESETS[env_id]``; any flag given on the
+command line overrides the preset's value. ``env_config`` holds options passed to the env for
+training only (shaping rewards the env offers); evaluation always plays the real game and
+counts its wins.
+
+The opponent pool (``pool_weights``: odds of a random player, the heuristic agent and a frozen
+snapshot of the learner in each opponent seat) is part of the preset: the heuristic is the
+opponent a policy is measured against, but it is the one opponent that runs in Python, at 0.1-1
+ms a decision, and so sets the speed of batched training (benchmarks/results/training_speed.md).
+
+Why these values (measured in benchmarks/results/learning.md):
+
+- ``secret_hitler_v0``: short games (~25 learner decisions) with a delayed, team-wide outcome and
+  a large full-recall observation: a wider network, a long horizon (gamma 0.99 is plenty for 25
+  decisions) and larger batches to average the noisy team reward.
+- ``teufel_teufel_v0``: long games (hundreds of decisions a seat), so a win at the end is far from
+  most choices: gamma close to 1 and the env's ``letter_reward`` shaping (a reward for each
+  letter gained, taken back when one is lost) to give the policy a signal long before the end.
+- ``volle_socke_v0``: ten rounds of a card game; ``round_rewards`` (the env's per-round score
+  shaping) carries the signal of each round.
+- ``volles_fass_voraus_v0``: doubloons are the score; ``doubloon_shaping`` pays each doubloon
+  gained as it is gained.
+- ``voll_auf_die_18_v0``: one shared policy plays every seat of the cooperative team;
+  ``reward_shaping`` pays progress (Nazis convinced) toward the chapter's goal.
+"""
+
+COMMON = {
+    "net_arch": [256, 256],
+    "n_steps": 128,          # per sub-env; x num_envs (64) = 8192 samples per update
+    "batch_size": 1024,
+    "n_epochs": 4,
+    "learning_rate": 3e-4,
+    "gamma": 0.995,
+    "gae_lambda": 0.95,
+    "ent_coef": 0.01,
+    "pool_weights": (0.3, 0.3, 0.4),  # odds of a random, heuristic, snapshot opponent per seat
+    "env_config": {},
+}
+
+PRESETS = {
+    "secret_hitler_v0": {**COMMON, "gamma": 0.99, "ent_coef": 0.02},
+    "teufel_teufel_v0": {**COMMON, "gamma": 0.999, "env_config": {"letter_reward": 0.1}},
+    "volle_socke_v0": {**COMMON, "gamma": 0.997, "env_config": {"round_rewards": True}},
+    "volles_fass_voraus_v0": {**COMMON, "gamma": 0.997, "env_config": {"doubloon_shaping": 0.01}},
+    "voll_auf_die_18_v0": {**COMMON, "gamma": 0.995, "env_config": {"reward_shaping": True}},
+}
+
+#: Knobs a preset sets and the command line may override.
+KNOBS = ("net_arch", "n_steps", "batch_size", "n_epochs", "learning_rate", "gamma", "gae_lambda", "ent_coef",
+         "pool_weights")
+
+
+def preset_for(env_id):
+    """The preset of ``env_id`` (games outside the five, e.g. test toys, get the common one)."""
+    return {**PRESETS.get(env_id, COMMON)}
