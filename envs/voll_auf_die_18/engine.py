@@ -19,6 +19,15 @@ the game, the "can no longer convince" check.
 Masks are computed once at the end of every step (and at reset) and kept in the record:
 ``legal_mask`` only copies them. :func:`refresh` recomputes them after a record was edited by
 hand. Hints are computed on demand (:func:`hints`), for the env's ``infos`` only.
+
+The record's contract (end of this module): ``STATE_BOUNDS`` gives every field's range;
+:func:`check_state` checks the invariants (every Argument in exactly one place, counts that agree
+with their arrays, pools that add up, Nazis each in one place, the clock and the app's signals,
+the cached masks) and names the first broken one in ``STATE_PROBLEMS``. :func:`playout_value`
+estimates the shared return from a position for search agents that cut playouts short: with ``p``
+a chance to win from progress against the clock (Nazis convinced, the Bib goal, minus the share of
+the 18 minutes gone, lowered by each Nazi face up beyond the first), every seat gets ``2 p - 1``
+(plus ``p`` times the shaping reward still to come with ``reward_shaping``); 0 once it is over.
 """
 
 import numpy as np
@@ -1914,8 +1923,8 @@ def _withdraw(state, seat, nazi):
         if state.card_loc[card] == LOC_POOL and state.card_nazi[card] == nazi and state.card_seat[card] == seat:
             state.card_nazi[card] = -1
             _put_in_hand(state, seat, card, 1)  # it lay open in the pool
-    for k in range(D.NUM_DICE):
-        if state.die_status[k] == DIE_POOLED and state.die_nazi[k] == nazi:
+    for k in range(D.NUM_DICE):  # (only Krapotke's own withdrawal takes his dice back)
+        if state.character[seat] == D.KRAPOTKE and state.die_status[k] == DIE_POOLED and state.die_nazi[k] == nazi:
             state.die_status[k] = DIE_FREE
             state.die_nazi[k] = -1
     if state.contrib_talent[nazi, seat]:
@@ -2478,4 +2487,441 @@ def _resample_signals(state):
         state.next_swap = clock + randrange(state, 1, D.SWAP_EVERY[1])
 
 
-register_engine(STATE, reset=reset, legal_mask=legal_mask, step=step, observe=observe, determinize=determinize)
+# ==== the record's contract: field ranges, invariants, a value for cut playouts ================
+
+STATE_BOUNDS = {
+    "chapter": (1, D.NUM_CHAPTERS), "labels": (0, (1 << D.NUM_LABELS) - 1), "nasty_groups": (0, D.G_EVERY),
+    "communication": (COMM_FULL, COMM_NONE), "seconds_per_step": (1, 60), "shaping": (0, 1),
+    "num_stacks": (D.STACKS, D.RUN_OUT_STACKS), "character": (-1, D.NUM_CHARACTERS - 1),
+    "card_loc": (LOC_NONE, LOC_DISCARD), "card_seat": (-1, MAX_PLAYERS - 1), "card_nazi": (-1, D.NUM_NAZIS - 1),
+    "from_talent": (0, 1), "stack": (-1, NUM_ARG - 1), "stack_len": (0, NUM_ARG), "hand": (-1, NUM_CARDS - 1),
+    "hand_known": (0, 1), "talent": (-1, NUM_ARG - 1), "talent_len": (0, D.HERTA_TALENT_CARDS),
+    "talent_ready": (0, 1), "talent_spent": (0, D.NUM_NAZIS), "bib_count": (0, NUM_ARG),
+    "bib_talent_count": (0, NUM_ARG), "nasty": (0, 1), "nazi_at": (NAZI_STACK, NAZI_CONVINCED),
+    "nazi_stack": (-1, D.NUM_NAZIS - 1), "nazi_stack_len": (0, D.NUM_NAZIS), "space": (-1, D.NUM_NAZIS - 1),
+    "convinced": (0, D.NUM_NAZIS), "pool_fixed": (0, int(NAZI_IQ[-1])), "pool_readings": (0, (1 << MAX_VALUE) - 2),
+    "pool_count": (0, MAX_PLAYERS), "contrib": (0, 1), "contrib_value": (0, MAX_VALUE - 1), "contrib_talent": (0, 1),
+    "die_value": (1, 6), "die_status": (DIE_FREE, DIE_POOLED), "die_nazi": (-1, D.NUM_NAZIS - 1),
+    "offer_to": (-1, MAX_PLAYERS - 1), "offer_card": (-1, NUM_CARDS - 1),
+    # the clock: a step may pass the 18 minutes by less than a step; signals lie at most one interval ahead
+    "clock": (0, D.CHAPTER_SECONDS + 59), "next_nazi": (0, D.CHAPTER_SECONDS + 59 + D.NAZI_EVERY[1]),
+    "last_nazi": (0, D.CHAPTER_SECONDS + 59), "next_swap": (0, D.CHAPTER_SECONDS + 59 + D.SWAP_EVERY[1]),
+    "moment": (0, D.CHAPTER_SECONDS), "emergency_used": (0, 1), "end_reason": (END_NONE, END_BIB_GOAL),
+    "timing": (TIMING_TABLE, TIMING_STEP), "action_seconds": (0, 600), "busy_until": (0, D.CHAPTER_SECONDS + 59 + 600),
+    "mask": (0, 1),
+}
+
+STATE_PROBLEMS = (
+    "ok",
+    "the labels or the super nasty groups are not the chapter's",
+    "the number of Argument stacks does not fit the chapter",
+    "every seat needs a character of its own, and absent seats none",
+    "an Argument stack lists a card that is not an Argument, or entries past its length",
+    "a hand slot holds a card that card_loc/card_seat place elsewhere, or an absent seat holds cards",
+    "a talent space holds too many cards, entries past its length, or exists in a chapter without talents",
+    "an Argument is not accounted for exactly once (card_loc disagrees with the stacks, hands, talent spaces)",
+    "a Razupaltuff card is out of place",
+    "bib_count or bib_talent_count disagree with the cards in the Bib",
+    "a seat holds more than 4 cards (hand and pools), or Krapotke holds cards",
+    "hand_known is set for an empty hand slot",
+    "the Nazis are not each in exactly one place, or nazi_at, the stack's length or convinced disagree",
+    "a Nazi lies on a side the chapter does not prescribe",
+    "the game runs on although it is over (5 Nazis face up, or time up)",
+    "a pool is inconsistent (members, laid cards or dice, the sum, Maria's readings)",
+    "a pool sits full (a pool convinces the moment it is full)",
+    "Krapotke's dice are inconsistent (a 6 not blocked, a laid die without its pool)",
+    "an offer is inconsistent",
+    "end_reason disagrees with terminal, or the game is won with Nazis left",
+    "a talent is inconsistent (ready without talents, Herta over 4 uses, a seat busy without timing)",
+    "the clock disagrees with the moments played or the app's next signals",
+    "the cached masks are not what the rules give",
+)
+
+
+@njit(cache=True)
+def check_state(state):
+    """0 if the record is a position the rules can reach, else the code of its first problem
+    (texts in STATE_PROBLEMS). Assumes STATE_BOUNDS hold and never indexes out of bounds: the
+    checks run in order, and each may rely on the ones before it (e.g. the card counts on the
+    stacks', hands' and talent spaces' lengths)."""
+    num = int(state.num_players)
+    for check in range(1, len(STATE_PROBLEMS)):
+        if not _holds(state, num, check):
+            return check
+    return 0
+
+
+@njit(cache=True)
+def _holds(state, num, check):
+    if check == 1:
+        return _chapter_ok(state)
+    if check == 2:
+        return state.num_stacks == (D.RUN_OUT_STACKS if state.labels & D.L_RUN_OUT else D.STACKS)
+    if check == 3:
+        return _characters_ok(state, num)
+    if check == 4:
+        return _stacks_ok(state)
+    if check == 5:
+        return _hands_ok(state, num)
+    if check == 6:
+        return _talent_spaces_ok(state, num)
+    if check == 7:
+        return _arguments_placed_once(state, num)
+    if check == 8:
+        return _razupaltuff_ok(state, num)
+    if check == 9:
+        return _bib_counts_ok(state)
+    if check == 10:
+        return _holdings_ok(state, num)
+    if check == 11:
+        for seat in range(MAX_PLAYERS):
+            for i in range(HAND):
+                if state.hand[seat, i] < 0 and state.hand_known[seat, i]:
+                    return False
+        return True
+    if check == 12:
+        return _nazis_placed_once(state)
+    if check == 13:
+        for nazi in range(D.NUM_NAZIS):
+            if state.nasty[nazi] != (1 if state.nasty_groups & GROUP_OF_KIND[NASTY_KIND[nazi]] else 0):
+                return False
+        return True
+    if check == 14:
+        return state.terminal or (face_up_count(state) < D.LOSE_FACE_UP and state.clock < D.CHAPTER_SECONDS)
+    if check == 15:
+        return _pools_ok(state, num)
+    if check == 16:
+        for nazi in range(D.NUM_NAZIS):
+            if not state.terminal and state.pool_count[nazi] > 0 \
+                    and state.pool_fixed[nazi] + _lowest_bit(state.pool_readings[nazi]) >= NAZI_IQ[nazi]:
+                return False
+        return True
+    if check == 17:
+        return _dice_ok(state, num)
+    if check == 18:
+        return _offers_ok(state, num)
+    if check == 19:
+        if (state.terminal != 0) != (state.end_reason != END_NONE):
+            return False
+        return state.end_reason != END_WON or state.convinced == D.NUM_NAZIS
+    if check == 20:
+        return _talents_and_timing_ok(state, num)
+    if check == 21:
+        return _clock_ok(state)
+    return _masks_ok(state, num)
+
+
+@njit(cache=True)
+def _chapter_ok(state):
+    if state.chapter < D.NUM_CHAPTERS:
+        return state.labels == CHAPTER_LABELS[state.chapter] and state.nasty_groups == CHAPTER_GROUPS[state.chapter]
+    always = D.L_EXPANSION | D.L_TALENTS | D.L_RANDOM_CHARS
+    optional = 0
+    for i in range(RANDOM_LABEL_FLAGS.shape[0]):
+        optional |= RANDOM_LABEL_FLAGS[i]
+    both_views = D.L_OPEN | D.L_BLIND
+    return (state.labels & always) == always and (state.labels & ~(always | optional | both_views)) == 0 \
+        and (state.labels & both_views) != both_views
+
+
+@njit(cache=True)
+def _characters_ok(state, num):
+    seen = 0
+    for seat in range(MAX_PLAYERS):
+        kind = state.character[seat]
+        if seat >= num:
+            if kind != -1:
+                return False
+        elif kind < 0 or seen >> kind & 1:
+            return False
+        else:
+            seen |= 1 << kind
+    return True
+
+
+@njit(cache=True)
+def _stacks_ok(state):
+    for s in range(D.RUN_OUT_STACKS):
+        length = state.stack_len[s] if s < state.num_stacks else 0
+        for j in range(NUM_ARG):
+            card = state.stack[s, j]
+            if (j < length) != (card >= 0):
+                return False
+            if card >= 0 and state.card_loc[card] != LOC_STACK:
+                return False
+    return True
+
+
+@njit(cache=True)
+def _hands_ok(state, num):
+    for seat in range(MAX_PLAYERS):
+        for i in range(HAND):
+            card = state.hand[seat, i]
+            if card < 0:
+                continue
+            if seat >= num or state.card_loc[card] != LOC_HAND or state.card_seat[card] != seat:
+                return False
+            for j in range(i):
+                if state.hand[seat, j] == card:
+                    return False
+    return True
+
+
+@njit(cache=True)
+def _talent_spaces_ok(state, num):
+    for seat in range(MAX_PLAYERS):
+        length = state.talent_len[seat]
+        most = 0
+        if seat < num and state.labels & D.L_TALENTS:
+            most = D.HERTA_TALENT_CARDS if state.character[seat] == D.HERTA else 1
+        if length > most:
+            return False
+        for j in range(D.HERTA_TALENT_CARDS):
+            card = state.talent[seat, j]
+            if (j < length) != (card >= 0):
+                return False
+            if card >= 0 and (state.card_loc[card] != LOC_TALENT or state.card_seat[card] != seat):
+                return False
+    return True
+
+
+@njit(cache=True)
+def _arguments_placed_once(state, num):
+    listed = np.zeros(NUM_CARDS, np.int64)  # how often each card appears in a stack, hand or talent space
+    for s in range(state.num_stacks):
+        for j in range(state.stack_len[s]):
+            listed[state.stack[s, j]] += 1
+    for seat in range(num):
+        for i in range(HAND):
+            if state.hand[seat, i] >= 0:
+                listed[state.hand[seat, i]] += 1
+        for j in range(state.talent_len[seat]):
+            listed[state.talent[seat, j]] += 1
+    for card in range(NUM_ARG):
+        loc = state.card_loc[card]
+        in_arrays = loc == LOC_STACK or loc == LOC_HAND or loc == LOC_TALENT
+        if loc == LOC_NONE or listed[card] != (1 if in_arrays else 0):
+            return False
+        seated = loc == LOC_HAND or loc == LOC_TALENT or loc == LOC_POOL
+        if seated != (state.card_seat[card] >= 0) or state.card_seat[card] >= num:
+            return False
+        if (loc == LOC_POOL) != (state.card_nazi[card] >= 0):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _razupaltuff_ok(state, num):
+    wanted = 0
+    if state.labels & D.L_RAZUPALTUFF:
+        wanted = 1 if num <= 3 else 2
+    held = 0
+    for card in range(NUM_ARG, NUM_CARDS):
+        loc = state.card_loc[card]
+        if state.card_nazi[card] != -1:
+            return False
+        if loc == LOC_HAND:
+            seat = state.card_seat[card]
+            if seat < 0 or seat >= num:
+                return False
+            found = 0
+            for i in range(HAND):
+                found += state.hand[seat, i] == card
+            if found != 1:
+                return False
+            held += 1
+        elif loc != LOC_NONE or state.card_seat[card] != -1:
+            return False
+        else:
+            for seat in range(MAX_PLAYERS):
+                for i in range(HAND):
+                    if state.hand[seat, i] == card:
+                        return False
+    return held == wanted
+
+
+@njit(cache=True)
+def _bib_counts_ok(state):
+    count, from_talent = 0, 0
+    for card in range(NUM_ARG):
+        if state.card_loc[card] == LOC_BIB:
+            count += 1
+            from_talent += state.from_talent[card]
+        elif state.from_talent[card]:
+            return False
+    return count == state.bib_count and from_talent == state.bib_talent_count
+
+
+@njit(cache=True)
+def _holdings_ok(state, num):
+    for seat in range(num):
+        held = cards_held(state, seat)
+        if state.character[seat] == D.KRAPOTKE and held > 0:
+            return False
+        if held > HAND:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _nazis_placed_once(state):
+    where = np.zeros(D.NUM_NAZIS, np.int64)  # 1: stack top or a space (face up), 2: below the top, 3: gone
+    length = int(state.nazi_stack_len)
+    for j in range(D.NUM_NAZIS):
+        nazi = state.nazi_stack[j]
+        if (j < length) != (nazi >= 0):
+            return False
+        if nazi >= 0:
+            if where[nazi]:
+                return False
+            where[nazi] = 1 if j == length - 1 else 2
+    for i in range(D.NUM_SPACES):
+        nazi = state.space[i]
+        if nazi >= 0:
+            if where[nazi]:
+                return False
+            where[nazi] = 1
+    gone = 0
+    for nazi in range(D.NUM_NAZIS):
+        if where[nazi] == 0:
+            where[nazi] = 3
+            gone += 1
+        expected = NAZI_FACE_UP if where[nazi] == 1 else (NAZI_STACK if where[nazi] == 2 else NAZI_CONVINCED)
+        if state.nazi_at[nazi] != expected:
+            return False
+    return gone == state.convinced
+
+
+@njit(cache=True)
+def _pools_ok(state, num):
+    cards = np.zeros((D.NUM_NAZIS, MAX_PLAYERS), np.int64)  # cards (dice) laid by each seat at each Nazi
+    for card in range(NUM_ARG):
+        if state.card_loc[card] == LOC_POOL:
+            nazi, seat = state.card_nazi[card], state.card_seat[card]
+            if not state.contrib[nazi, seat] or state.character[seat] == D.KRAPOTKE:
+                return False
+            cards[nazi, seat] += 1
+    for k in range(D.NUM_DICE):
+        nazi = state.die_nazi[k]
+        if nazi >= 0:
+            laid_by = -1
+            for seat in range(num):
+                if state.character[seat] == D.KRAPOTKE:
+                    laid_by = seat
+            if laid_by < 0 or not state.contrib[nazi, laid_by]:
+                return False
+            cards[nazi, laid_by] += 1
+    for nazi in range(D.NUM_NAZIS):
+        members, fixed, maria = 0, 0, False
+        for seat in range(MAX_PLAYERS):
+            laid = state.contrib[nazi, seat] != 0
+            if not laid:
+                if cards[nazi, seat] or state.contrib_value[nazi, seat] or state.contrib_talent[nazi, seat]:
+                    return False
+                continue
+            if seat >= num or cards[nazi, seat] < 2 or state.contrib_value[nazi, seat] < 1:
+                return False
+            members += 1
+            if state.character[seat] == D.MARIA:
+                maria = True
+                if state.contrib_value[nazi, seat] != _lowest_bit(state.pool_readings[nazi]):
+                    return False
+            else:
+                fixed += state.contrib_value[nazi, seat]
+        if members != state.pool_count[nazi] or fixed != state.pool_fixed[nazi]:
+            return False
+        if maria != (state.pool_readings[nazi] != 0) or (members and state.nazi_at[nazi] != NAZI_FACE_UP):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _dice_ok(state, num):
+    for k in range(D.NUM_DICE):
+        if (state.die_status[k] == DIE_BLOCKED) != (state.die_value[k] == 6):
+            return False
+        if (state.die_status[k] == DIE_POOLED) != (state.die_nazi[k] >= 0):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _offers_ok(state, num):
+    for seat in range(MAX_PLAYERS):
+        target, card = state.offer_to[seat], state.offer_card[seat]
+        if (target < 0) != (card < 0):
+            return False
+        if target < 0:
+            continue
+        if seat >= num or target >= num or target == seat or not has_hand(state, target):
+            return False
+        if state.card_loc[card] != LOC_HAND or state.card_seat[card] != seat:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _talents_and_timing_ok(state, num):
+    talented = (state.labels & D.L_TALENTS) != 0
+    for seat in range(MAX_PLAYERS):
+        if state.talent_ready[seat] and (seat >= num or not talented):
+            return False
+        if seat < num and state.character[seat] == D.HERTA and state.talent_spent[seat] > D.HERTA_TALENT_CARDS:
+            return False
+        if state.timing == TIMING_STEP and state.busy_until[seat] > state.clock:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _clock_ok(state):
+    played = state.moment * state.seconds_per_step
+    if not (state.clock == played or (state.terminal and state.clock == played - state.seconds_per_step)):
+        return False
+    if state.terminal:
+        return True
+    if state.last_nazi > state.clock or (state.nazi_stack_len > 0 and state.next_nazi <= state.clock):
+        return False
+    return not (state.labels & D.L_SWAP_PLACES) or state.next_swap > state.clock
+
+
+@njit(cache=True)
+def _masks_ok(state, num):
+    """The masks are exactly what :func:`refresh` computes (on a copy of the record)."""
+    copy = np.empty(1, STATE)
+    copy[0] = state
+    refresh(copy[0])
+    for seat in range(MAX_PLAYERS):
+        for a in range(NUM_ACTIONS):
+            if state.mask[seat, a] != (copy[0].mask[seat, a] if seat < num else 0):
+                return False
+    return True
+
+
+@njit(cache=True)
+def playout_value(state, values):
+    """Each seat's estimated return from here to the end (the team shares it): an estimate of the
+    chance ``p`` to win, as ``2 p - 1`` on the +1/-1 scale, plus, with reward shaping, ``p`` times
+    the 1/18 still to come per Nazi left. ``p`` weighs progress against the clock: the share of
+    Nazis convinced (in chapters with a Bib goal 80% of it, and 20% the Bib's share of its goal)
+    minus the share of the 18 minutes gone, shifted to 1/2 for a team on pace, and lowered by the
+    Nazis lying face up (each beyond the first takes a tenth: 5 lose). 0 once the game is over."""
+    num = int(state.num_players)
+    if state.terminal:
+        return
+    progress = state.convinced / D.NUM_NAZIS
+    if state.labels & (D.L_BIB10 | D.L_BIB10_TALENT):
+        count = state.bib_talent_count if state.labels & D.L_BIB10_TALENT else state.bib_count
+        progress = 0.8 * progress + 0.2 * min(1.0, count / D.BIB_GOAL)
+    elapsed = state.clock / D.CHAPTER_SECONDS
+    p = 0.5 + (progress - elapsed) - 0.1 * max(0, face_up_count(state) - 1)
+    p = min(1.0, max(0.0, p))
+    value = 2.0 * p - 1.0
+    if state.shaping:
+        value += p * (D.NUM_NAZIS - state.convinced) / D.NUM_NAZIS
+    for seat in range(num):
+        values[seat] = value
+
+
+register_engine(STATE, reset=reset, legal_mask=legal_mask, step=step, observe=observe, determinize=determinize,
+                check_state=check_state, playout_value=playout_value)

@@ -6,7 +6,7 @@
 | Actions | Discrete(509), every seat every step |
 | Parallel API | yes (the AEC form via ``parallel_to_aec``) |
 | Agents | ``player_0`` .. ``player_{n-1}``, n = 2..5 |
-| Observation | ``{"observation": float32[1929], "action_mask": int8[509]}`` |
+| Observation | ``{"observation": float32[2033], "action_mask": int8[509]}`` |
 
 Everyone plays at once against the clock: the chapter lasts 18 minutes, a new Nazi turns up every
 33-45 s, and each env step is one moment of ``seconds_per_step`` seconds in which every seat takes
@@ -57,7 +57,9 @@ Options (besides ``num_players``, ``max_cycles``, ``illegal_action``, ``render_m
 ``communication`` ("full" | "none"), ``characters`` (None or one name per seat: kangaroo,
 kleinkuenstler, friedrich_wilhelm, otto_von, maria, krapotke, god, herta), ``reward_shaping``
 (False), ``hints`` (True), ``chapter19_seed`` (None: a new random chapter every game),
-``bib_start`` (None: 4/3/2/1 open Bib cards for 2/3/4/5 players). Every rule and every decision
+``bib_start`` (None: 4/3/2/1 open Bib cards for 2/3/4/5 players), ``timing`` ("table": an action
+keeps its seat busy for as long as it takes at the table, ``data.ACTION_SECONDS``; "step": every
+action takes one step), ``action_seconds`` (None, or a dict overriding ``data.ACTION_SECONDS``). Every rule and every decision
 where the rulebook is silent: ``docs/rules/voll_auf_die_18.md``.
 
 Observation blocks (relative seats: 0 is the observing seat, 1 the next, ...):
