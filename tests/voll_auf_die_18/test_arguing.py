@@ -165,6 +165,19 @@ def test_krapotke_pair_joins_a_team():
     assert convinced(env, 6)
 
 
+def test_a_team_mates_withdrawal_leaves_krapotkes_dice_in_the_pool():
+    env = table(characters=["krapotke", "kangaroo"])
+    arrange(env, hands={1: ["R1", "R2", "Y2", "B3"]}, nazis={0: 9, 1: 20})
+    set_dice(env, [2, 2, 5, 1])
+    play(env, argue(1, (0, 1)), argue(1, (0, 1)))     # pair of 2s (4) + red 1 + red 2 (3): 7 of 20
+    play(env, E.A_WAIT, withdraw(1))                  # the Kangaroo takes her cards back
+    r = rec(env)
+    assert list(r["die_status"][:2]) == [E.DIE_POOLED, E.DIE_POOLED] and r["pool_fixed"][nazi_id(20)] == 4
+    check_invariants(r)
+    play(env, withdraw(1))
+    assert list(rec(env)["die_status"][:2]) == [E.DIE_FREE, E.DIE_FREE]
+
+
 def test_krapotke_sixes_are_blocked_until_all_dice_are_rolled():
     env = table(characters=["krapotke", "kangaroo"])
     set_dice(env, [6, 6, 3, 3])
