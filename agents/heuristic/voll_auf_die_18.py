@@ -23,11 +23,14 @@ combo on a back in view.
 
 **Everything else.** Krapotke rolls his used dice, frees blocked 6s when two or more are blocked,
 and rerolls a die no plan uses. The Bib is expanded whenever possible (talent spaces first: own
-talent, then the others'), which also meets the "10 in the Bib" goals. When four Nazis lie face up
-and no one can be convinced, the team calls the emergency redraw; otherwise a stuck seat now and
-then swaps a random card with the Bib to bring new sums into reach. In Blind Trust nobody plans
-with a seat's cards but God's (their holders cannot lay them knowingly); a seat that cannot see
-its own cards sometimes tries an argument at random: a failed one costs only the moment.
+talent, then the others'), which also meets the "10 in the Bib" goals; Bib swaps never take a card
+the chapter-6 goal counts (one from a talent space) while that goal is not above 10. When no one
+can be convinced and no exchange helps, with four Nazis face up, in the finale or for a few moments
+in a row, the team calls the emergency redraw; otherwise a stuck seat now and
+then swaps a random card with the Bib to bring new sums into reach. Plans use only cards whose
+holders know them (they lay them knowingly): in Blind Trust a seat with nothing to argue tells a
+team-mate her cards (the next seat on first); without communication a seat that cannot see its
+own cards sometimes tries an argument at random: a failed one costs only the moment.
 """
 
 import numpy as np
@@ -40,11 +43,12 @@ from .. import base
 
 HALF_OF_SEGMENTS = {int(seg): h for h, seg in enumerate(D.HALF_SEGMENTS)}
 NEVER_ALONE = [name for _, name in D.LABEL_NAMES].index("never alone!")
-BLIND = [name for _, name in D.LABEL_NAMES].index("cards the other way round")
 BLIND_GUESS = 0.15   # how often a blind seat tries an argument it cannot check
 CHURN = 0.3          # how often a stuck seat swaps a random card with the Bib
 PATIENCE = 6         # moments to wait for unseen team-mates to complete a pool
 BIB10 = [name for _, name in D.LABEL_NAMES].index("10 cards in the Bib")
+BIB10_TALENT = [name for _, name in D.LABEL_NAMES].index("10 Bib cards from talent spaces")
+STUCK_MOMENTS = 5    # moments with nothing to do before the team calls the emergency redraw
 SUBSET_INDEX = {int(s): i for i, s in enumerate(E.SUBSETS)}
 
 
@@ -106,14 +110,17 @@ class Table:
         self.known = np.zeros((num, 4), np.int8)
         self.razupaltuff = np.zeros((num, 4), np.int8)
         self.dice = views["dice"]
+        holder_knows = views["holder_knows"]
+        self.busy = np.zeros(num, bool)
         for rel, who in order:
+            self.busy[who] = views["busy"][rel] > 0  # busy with an action: she cannot lay anything now
             self.kinds[who] = int(np.argmax(seats[rel, 1:9]))
             self.relax[who] = int(seats[rel, 9] > 0.5)
             if self.kinds[who] == D.KRAPOTKE:
                 for k in range(D.NUM_DICE):
                     value = int(np.argmax(self.dice[k, :6])) + 1
                     self.colours[who, k], self.values[who, k] = k, value
-                    self.usable[who, k] = int(self.dice[k, 6] > 0.5 and value != 6)
+                    self.usable[who, k] = int(self.dice[k, 6] > 0.5 and value != 6 and not self.busy[who])
                 continue
             for i in range(4):
                 card = hands[rel, i]
@@ -129,11 +136,9 @@ class Table:
                 if self.known[who, i]:
                     self.colours[who, i] = int(np.argmax(card[3:7]))
                     self.values[who, i] = int(np.argmax(card[7:13])) + 1
-                    self.usable[who, i] = 1
-        if views["labels"][BLIND] > 0.5:  # in Blind Trust a seat cannot knowingly lay its own cards
-            for who in range(num):
-                if self.kinds[who] != D.GOD and self.kinds[who] != D.KRAPOTKE:
-                    self.usable[who] = 0
+                    # a card counts for plans only if its holder knows it too (she lays it knowingly)
+                    # and is free to lay it now
+                    self.usable[who, i] = int(holder_knows[rel, i] > 0.5 and not self.busy[who])
         self.min_team = 2 if views["labels"][NEVER_ALONE] > 0.5 else 1
         self.nazis, self.slots, self.weights = self._nazis(views["nazi_slots"], order)
 
@@ -188,16 +193,22 @@ class HeuristicAgent(base.Agent):
     def reset(self, seat, env_id, config):
         super().reset(seat, env_id, config)
         self.num = config["num_players"]
+        self.talking = config["communication"] == "full"
         self.waiting = {}  # IQ of a Nazi I laid at -> moments waited
+        self.stuck = 0     # moments in a row with nothing to do (see emergency)
 
     def act(self, observation, action_mask, info=None):
+        if np.count_nonzero(action_mask) == 1:  # busy with my last action: only waiting is left
+            return int(np.flatnonzero(action_mask)[0])
         views = E.LAYOUT.views(np.asarray(observation))
         table = Table(views, self.seat, self.num)
-        mask = np.asarray(action_mask)
-        for plan in (self.argue, self.clean_up, self.accept, self.dice, self.trade, self.expand, self.emergency,
-                     self.build_combo, self.blind_guess, self.churn):
+        mask = self.bib_mask(views, np.asarray(action_mask))
+        for plan in (self.argue, self.clean_up, self.tell, self.accept, self.dice, self.trade, self.expand,
+                     self.emergency, self.build_combo, self.blind_guess, self.churn):
             action = plan(table, views, mask)
             if action is not None and mask[action]:
+                if plan not in (self.emergency, self.build_combo, self.blind_guess, self.churn):
+                    self.stuck = 0
                 return int(action)
         return E.A_WAIT if mask[E.A_WAIT] else int(self.rng.choice(np.flatnonzero(mask)))
 
@@ -316,6 +327,21 @@ class HeuristicAgent(base.Agent):
                         return base + int(cards[np.argmax(D.CARD_VALUE[cards])])
         return action
 
+    def bib_mask(self, views, mask):
+        """The mask without the Bib swaps and draws that would take a card the chapter's goal needs:
+        in chapter 6 ("10 Bib cards from talent spaces"), while the goal is not above 10, the cards
+        that came from talent spaces (every other card keeps the count when swapped)."""
+        counted = views["counts"][4] * D.NUM_ARGUMENTS
+        if views["labels"][BIB10_TALENT] < 0.5 or counted > D.BIB_GOAL + 0.5:
+            return mask
+        protected = np.flatnonzero(views["cards"][:, 3] > 0.5)
+        if not protected.size:
+            return mask
+        mask = mask.copy()
+        for i in range(4):
+            mask[E.A_BIB + i * E.NUM_ARG + protected] = 0
+        return mask
+
     def _best(self, table, candidates, actions):
         if not candidates:
             return None
@@ -352,8 +378,15 @@ class HeuristicAgent(base.Agent):
         return None
 
     def emergency(self, table, views, mask):
+        """Nothing to argue and no exchange helps: with 4 Nazis face up, in the finale (no Nazi
+        comes any more, so a locked hand only waits for the clock) or after STUCK_MOMENTS such
+        moments in a row, the team calls the emergency redraw."""
+        self.stuck += 1
+        if not mask[E.A_EMERGENCY] or any(table.search(j)[0] for j in range(len(table.slots))):
+            return None
         face_up = views["counts"][2] * D.LOSE_FACE_UP
-        if face_up >= 3.5 and mask[E.A_EMERGENCY] and not any(table.search(j)[0] for j in range(len(table.slots))):
+        finale = views["clock"][2] > 0.5
+        if face_up >= 3.5 or finale or self.stuck >= STUCK_MOMENTS:
             return E.A_EMERGENCY
         return None
 
@@ -399,8 +432,17 @@ class HeuristicAgent(base.Agent):
                  for c in np.flatnonzero(mask[E.A_BIB + i * E.NUM_ARG: E.A_BIB + (i + 1) * E.NUM_ARG])]
         return int(self.rng.choice(swaps)) if swaps else None
 
+    def tell(self, table, views, mask):
+        """Blind Trust: tell a team-mate the cards she cannot see, the next seat on first (team-mates
+        then tell different seats in the same moment)."""
+        for rel in range(1, self.num):
+            if mask[E.A_TELL + rel - 1]:
+                return E.A_TELL + rel - 1
+        return None
+
     def blind_guess(self, table, views, mask):
-        if table.known[self.seat].any() or not table.present[self.seat].any() or self.rng.random() > BLIND_GUESS:
+        """Nobody may tell me my cards (no communication): now and then try an argument blindly."""
+        if self.talking or table.known[self.seat].any() or not table.present[self.seat].any() or self.rng.random() > BLIND_GUESS:
             return None
         argues = np.flatnonzero(mask[E.A_ARGUE: E.A_WITHDRAW])
         return E.A_ARGUE + int(self.rng.choice(argues)) if argues.size else None

@@ -262,6 +262,22 @@ CHAPTER_SECONDS = 18 * 60        # a chapter lasts 18 minutes
 NAZI_EVERY = (33, 45)            # a new Nazi every 33-45 s (uniform, whole seconds)
 SWAP_EVERY = (90, 150)           # "Swap places now!" every 90-150 s (our choice)
 BIB_START = {2: 4, 3: 3, 4: 2, 5: 1}  # open Bib cards at setup by group size (our choice)
+# What an action takes at the table, in game seconds (our choice, see the rules page): the seat is
+# busy (can only wait) until that much time has passed since the step it acted in. Waiting takes
+# one step. With timing="step" every action takes one step.
+ACTION_SECONDS = {
+    "argue": 12,        # pick 2-4 cards, add them up, lay them (and, once convinced, draw)
+    "withdraw": 3,
+    "offer": 3,         # hold a card out
+    "accept": 6,        # take it and hand one back
+    "bib": 6,           # swap with the Bib (or draw from it)
+    "combo": 6,         # show four cards for an expansion
+    "task": 12,         # a joke, a song, a high five: an expansion by a task
+    "roll": 3,          # Krapotke rolls one die
+    "roll_all": 6,
+    "emergency": 21,    # everyone shuffles their hands into the stacks and draws 4 anew
+    "tell": 6,          # Blind Trust: tell a team-mate her four cards
+}
 BIB_GOAL = 10
 STACKS = 2
 RUN_OUT_STACKS = 5

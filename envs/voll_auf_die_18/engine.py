@@ -19,6 +19,15 @@ the game, the "can no longer convince" check.
 Masks are computed once at the end of every step (and at reset) and kept in the record:
 ``legal_mask`` only copies them. :func:`refresh` recomputes them after a record was edited by
 hand. Hints are computed on demand (:func:`hints`), for the env's ``infos`` only.
+
+The record's contract (end of this module): ``STATE_BOUNDS`` gives every field's range;
+:func:`check_state` checks the invariants (every Argument in exactly one place, counts that agree
+with their arrays, pools that add up, Nazis each in one place, the clock and the app's signals,
+the cached masks) and names the first broken one in ``STATE_PROBLEMS``. :func:`playout_value`
+estimates the shared return from a position for search agents that cut playouts short: with ``p``
+a chance to win from progress against the clock (Nazis convinced, the Bib goal, minus the share of
+the 18 minutes gone, lowered by each Nazi face up beyond the first), every seat gets ``2 p - 1``
+(plus ``p`` times the shaping reward still to come with ``reward_shaping``); 0 once it is over.
 """
 
 import numpy as np
@@ -51,9 +60,21 @@ LOC_NONE, LOC_STACK, LOC_HAND, LOC_POOL, LOC_BIB, LOC_TALENT, LOC_DISCARD = 0, 1
 DIE_FREE, DIE_USED, DIE_BLOCKED, DIE_POOLED = 0, 1, 2, 3
 # Nazi whereabouts.
 NAZI_STACK, NAZI_FACE_UP, NAZI_CONVINCED = 0, 1, 2
-# Why a game ended.
-END_NONE, END_WON, END_FIVE_FACE_UP, END_TIME, END_NO_ARGUMENTS = 0, 1, 2, 3, 4
+# Why a game ended (``end_reason``; the names in END_REASON_NAMES; the three ways to run out of
+# Arguments are told apart, see :func:`lost_reason`).
+END_NONE, END_WON, END_FIVE_FACE_UP, END_TIME, END_NO_ARGUMENTS, END_STUCK, END_CARDS_SHARED, END_BIB_GOAL = range(8)
+END_REASON_NAMES = (
+    "running",
+    "won",
+    "lost: 5 Nazis face up",
+    "lost: time ran out",
+    "lost: no Arguments left for a Nazi",
+    "lost: stuck (no Nazi can be convinced again)",
+    "lost: the Nazis left need the same Arguments",
+    "lost: the Bib goal is out of reach",
+)
 COMM_FULL, COMM_NONE = 0, 1
+TIMING_TABLE, TIMING_STEP = 0, 1
 
 # ---- actions (one flat space, the same for every seat) ------------------------------------
 
@@ -67,7 +88,8 @@ A_EXPAND = A_BIB + HAND * NUM_ARG             # + stack (0..4), or 5 + relative 
 A_ROLL = A_EXPAND + 2 * MAX_PLAYERS           # + die
 A_ROLL_ALL = A_ROLL + D.NUM_DICE
 A_EMERGENCY = A_ROLL_ALL + 1
-NUM_ACTIONS = A_EMERGENCY + 1
+A_TELL = A_EMERGENCY + 1                      # + relative seat - 1 (Blind Trust: tell them their cards)
+NUM_ACTIONS = A_TELL + 4
 
 # ---- the record --------------------------------------------------------------------------
 
@@ -81,6 +103,7 @@ STATE = state_dtype([
     ("card_nazi", np.int8, (NUM_CARDS,)), ("from_talent", np.int8, (NUM_ARG,)),
     ("stack", np.int8, (D.RUN_OUT_STACKS, NUM_ARG)), ("stack_len", np.int8, (D.RUN_OUT_STACKS,)),
     ("hand", np.int8, (MAX_PLAYERS, HAND)),
+    ("hand_known", np.int8, (MAX_PLAYERS, HAND)),  # the holder knows the card's front (see knows_front)
     ("talent", np.int8, (MAX_PLAYERS, D.HERTA_TALENT_CARDS)), ("talent_len", np.int8, (MAX_PLAYERS,)),
     ("talent_ready", np.int8, (MAX_PLAYERS,)), ("talent_spent", np.int8, (MAX_PLAYERS,)),
     ("bib_count", np.int16), ("bib_talent_count", np.int16),
@@ -99,6 +122,8 @@ STATE = state_dtype([
     # clock (game seconds)
     ("clock", np.int16), ("next_nazi", np.int16), ("last_nazi", np.int16), ("next_swap", np.int16),
     ("moment", np.int16), ("emergency_used", np.int8), ("end_reason", np.int8),
+    ("timing", np.int8), ("action_seconds", np.int16, (len(D.ACTION_SECONDS),)),  # (copied from the config)
+    ("busy_until", np.int16, (MAX_PLAYERS,)),  # a seat acts again from busy_until on
     # derived: every seat's legal actions, recomputed after every change (see refresh)
     ("mask", np.int8, (MAX_PLAYERS, NUM_ACTIONS)),
 ], MAX_PLAYERS)
@@ -106,7 +131,8 @@ STATE = state_dtype([
 CONFIG = config_dtype([
     ("chapter", np.int8), ("seconds_per_step", np.int16), ("communication", np.int8),
     ("characters", np.int8, (MAX_PLAYERS,)), ("shaping", np.int8),
-    ("chapter19_seed", np.int64), ("bib_start", np.int8),
+    ("chapter19_seed", np.int64), ("bib_start", np.int8), ("timing", np.int8),
+    ("action_seconds", np.int16, (len(D.ACTION_SECONDS),)),
 ])
 
 # ---- observation layout --------------------------------------------------------------------
@@ -137,14 +163,18 @@ LAYOUT = Layout(
     ("talent_spaces", (MAX_PLAYERS, 1 + F_CARD), 0, 1,
      "per relative seat: face-down talent cards/4, the top one's back"),
     ("dice", (D.NUM_DICE, 10), 0, 1, "Krapotke's dice (die k has colour k): value one-hot(6), free/used/blocked/laid"),
-    ("cards", (NUM_ARG, 3), 0, 1, "per Argument id: face up in the Bib, laid in a pool, discarded"),
+    ("cards", (NUM_ARG, 4), 0, 1, "per Argument id: face up in the Bib, laid in a pool, discarded, "
+                                  "in the Bib from a talent space"),
+    ("holder_knows", (MAX_PLAYERS, HAND), 0, 1,
+     "per relative seat and hand slot: its holder knows the card's front (Blind Trust: once told)"),
+    ("busy", MAX_PLAYERS, 0, 1, "per relative seat: seconds it is still busy with its last action / 30 (capped)"),
 )
 O_CHAPTER, O_LABELS, O_CLOCK, O_COUNTS = (LAYOUT.offset(n) for n in ("chapter", "labels", "clock", "counts"))
 O_NAZI_SLOTS, O_NAZI_STATUS, O_SEATS, O_HANDS = (LAYOUT.offset(n) for n in ("nazi_slots", "nazi_status", "seats",
                                                                                "hands"))
 O_OFFERS, O_OFFERED, O_STACKS, O_TALENT = (LAYOUT.offset(n) for n in ("offers", "offered_to_me", "stacks",
                                                                       "talent_spaces"))
-O_DICE, O_CARDS = LAYOUT.offset("dice"), LAYOUT.offset("cards")
+O_DICE, O_CARDS, O_HOLDER_KNOWS, O_BUSY = (LAYOUT.offset(n) for n in ("dice", "cards", "holder_knows", "busy"))
 LABEL_FLAGS = np.array([flag for flag, _ in D.LABEL_NAMES], np.int64)
 
 # Data tables as module constants (numba freezes them), int64 so that arithmetic on them behaves
@@ -168,6 +198,9 @@ RANDOM_LABEL_FLAGS = D.RANDOM_LABEL_FLAGS.astype(np.int64)
 RANDOM_LABEL_ODDS = D.RANDOM_LABEL_ODDS.astype(np.int64)
 GROUP_OF_KIND = np.array([0, D.G_ONE, D.G_TWO, D.G_BAN, D.G_ALL], np.int64)
 BIB_START = np.array([0, 0, D.BIB_START[2], D.BIB_START[3], D.BIB_START[4], D.BIB_START[5]], np.int64)
+TIMED = tuple(D.ACTION_SECONDS)  # the kinds of action with a time of their own (state.action_seconds)
+T_ARGUE, T_WITHDRAW, T_OFFER, T_ACCEPT, T_BIB, T_COMBO, T_TASK, T_ROLL, T_ROLL_ALL, T_EMERGENCY, T_TELL = range(11)
+assert TIMED == ("argue", "withdraw", "offer", "accept", "bib", "combo", "task", "roll", "roll_all", "emergency", "tell")
 
 
 
@@ -186,6 +219,9 @@ def make_config(config):
     record["shaping"] = int(config["reward_shaping"])
     record["chapter19_seed"] = -1 if config["chapter19_seed"] is None else config["chapter19_seed"]
     record["bib_start"] = -1 if config["bib_start"] is None else config["bib_start"]
+    record["timing"] = TIMING_TABLE if config["timing"] == "table" else TIMING_STEP
+    seconds = dict(D.ACTION_SECONDS, **(config["action_seconds"] or {}))
+    record["action_seconds"] = [seconds[name] for name in TIMED]
     return record
 
 
@@ -331,6 +367,45 @@ def maria_readings(halves, values, subset):
 
 
 @njit(cache=True)
+def subset_readings(kind, colours, values, halves, present, normal, talent):
+    """What each of the 11 subsets of a seat's 4 cards (Krapotke: dice) argues for character
+    ``kind``, as bitmasks of values (bit v: value v): ``normal[s]`` by the character's rule,
+    ``talent[s]`` only with her talent (Maria: the readings of her digital numbers; everyone else:
+    the sum, if the rule allows the subset). 0 for a subset with a slot not in ``present``. This
+    is the Nazi-independent part of the argument search: masks evaluate it once per seat and then
+    filter it per Nazi with bit operations (:func:`cards_accepted`, :func:`fitting_values`)."""
+    for s in range(NUM_SUBSETS):
+        subset = SUBSETS[s]
+        normal[s] = 0
+        talent[s] = 0
+        if subset & present != subset:
+            continue
+        if kind == D.MARIA:
+            normal[s], talent[s] = maria_readings(halves, values, subset)
+            continue
+        status = rule_status(kind, colours, values, subset)
+        if status < 2:
+            total = 0
+            for i in range(4):
+                if subset >> i & 1:
+                    total += values[i]
+            if status == 0:
+                normal[s] = np.int64(1) << total
+            else:
+                talent[s] = np.int64(1) << total
+
+
+@njit(cache=True)
+def cards_accepted(colours, values, usable, allowed_colours, banned_values):
+    """The slots (bitmask) whose card may be used and is accepted by a Nazi with these rules."""
+    fits = 0
+    for i in range(4):
+        if usable[i] and (allowed_colours >> colours[i] & 1) and not (banned_values >> values[i] & 1):
+            fits |= 1 << i
+    return fits
+
+
+@njit(cache=True)
 def seat_options(kind, relax, colours, values, halves, usable, allowed_colours, banned_values,
                  out_mask, out_value, out_talent):
     """Every argumentation one seat can lay at one Nazi: writes (subset of the 4 slots, value,
@@ -339,36 +414,21 @@ def seat_options(kind, relax, colours, values, halves, usable, allowed_colours, 
     and may be used (an Argument whose front is known, a free die). ``allowed_colours`` is a colour
     bitmask and ``banned_values`` a bitmask over values 1-6 (the Nazi's rules and "no 6s");
     ``relax`` says the seat's talent is active."""
-    fits = 0  # the slots whose card the Nazi accepts
-    for i in range(4):
-        if usable[i] and (allowed_colours >> colours[i] & 1) and not (banned_values >> values[i] & 1):
-            fits |= 1 << i
+    normal = np.empty(NUM_SUBSETS, np.int64)
+    talent = np.empty(NUM_SUBSETS, np.int64)
+    subset_readings(kind, colours, values, halves, cards_accepted(colours, values, usable, allowed_colours,
+                                                                 banned_values), normal, talent)
     n = 0
     for s in range(NUM_SUBSETS):
-        subset = SUBSETS[s]
-        if subset & fits != subset:
+        readings = normal[s] | (talent[s] if relax else np.int64(0))
+        if readings == 0:
             continue
-        if kind == D.MARIA:
-            normal, talent = maria_readings(halves, values, subset)
-            if not relax:
-                talent = 0
-            for v in range(1, MAX_VALUE):
-                if ((normal | talent) >> v & 1) and n < out_mask.shape[0]:
-                    out_mask[n] = subset
-                    out_value[n] = v
-                    out_talent[n] = 0 if (normal >> v & 1) else 1
-                    n += 1
-            continue
-        status = rule_status(kind, colours, values, subset)
-        if status == 0 or (status == 1 and relax):
-            total = 0
-            for i in range(4):
-                if subset >> i & 1:
-                    total += values[i]
-            out_mask[n] = subset
-            out_value[n] = total
-            out_talent[n] = status
-            n += 1
+        for v in range(1, MAX_VALUE):
+            if (readings >> v & 1) and n < out_mask.shape[0]:
+                out_mask[n] = SUBSETS[s]
+                out_value[n] = v
+                out_talent[n] = 0 if (normal[s] >> v & 1) else 1
+                n += 1
     return n
 
 
@@ -693,6 +753,392 @@ def can_still_win(state):
     return flexible or face_values_left >= iq_left
 
 
+# ==== lost positions: exact searches over the Arguments that can still reach a hand ============
+#
+# The relaxation above lets every character pick from every Argument left. Late in a chapter the
+# Arguments that can still reach a hand are few, and the exact question becomes cheap: can teams
+# lay disjoint sets of those very cards (and Krapotke's dice, which may show anything) so as to hit
+# the IQs? :func:`lost_reason` asks it where its answer decides the chapter (see there).
+
+MAX_CLOSED = 22           # exact searches run over at most this many Arguments a Nazi accepts
+MAX_CARD_OPTIONS = 65536  # argumentations of all characters at all Nazis of one search
+SEARCH_BUDGET = 200_000   # steps of one search; past it the position counts as winnable
+MAX_PACKED = 6            # the packing search takes at most this many Nazis together
+
+
+@njit(cache=True)
+def _stack_cards(state):
+    total = 0
+    for s in range(state.num_stacks):
+        total += state.stack_len[s]
+    return total
+
+
+@njit(cache=True)
+def closed_cards(state, out):
+    """The Arguments that can still reach a hand before the next Nazi is convinced, when no stack
+    card can (the stacks are empty, or the emergency redraw is used and the Bib cannot be expanded
+    from the stacks): those in hands, pools, the Bib and, when the Bib can be expanded, on talent
+    spaces. Writes their ids into ``out`` and returns how many; -1 when stack cards still can."""
+    expansion = (state.labels & D.L_EXPANSION) != 0
+    from_stacks = expansion and not (state.labels & D.L_BIB10_TALENT)
+    if _stack_cards(state) > 0 and (from_stacks or not state.emergency_used):
+        return -1
+    n = 0
+    for card in range(NUM_ARG):
+        loc = state.card_loc[card]
+        if loc == LOC_HAND or loc == LOC_POOL or loc == LOC_BIB or (loc == LOC_TALENT and expansion):
+            out[n] = card
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _add_card_option(kind, relax, members, k, bits, opt_bits, opt_value, count):
+    """Append the argumentations (one per value) character ``kind`` can make of the ``k`` Arguments
+    ``members``; returns the new count, or -1 when the arrays are full (or were: ``count`` -1)."""
+    if count < 0:
+        return -1
+    colours = np.zeros(4, np.int64)
+    values = np.zeros(4, np.int64)
+    halves = np.zeros(4, np.int64)
+    for i in range(k):
+        colours[i] = CARD_COLOUR[members[i]]
+        values[i] = CARD_VALUE[members[i]]
+        halves[i] = CARD_HALF[members[i]]
+    subset = (1 << k) - 1
+    readings = np.int64(0)
+    if kind == D.MARIA:
+        normal, talent = maria_readings(halves, values, subset)
+        readings = normal | (talent if relax else np.int64(0))
+    else:
+        status = rule_status(kind, colours, values, subset)
+        if status == 0 or (status == 1 and relax):
+            readings = np.int64(1) << (values[0] + values[1] + values[2] + values[3])
+    for v in range(1, MAX_VALUE):
+        if readings >> v & 1:
+            if count >= opt_bits.shape[0]:
+                return -1
+            opt_bits[count] = bits
+            opt_value[count] = v
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def card_options(kind, relax, cards, n, allowed, banned, opt_bits, opt_value, start):
+    """Every argumentation character ``kind`` (``relax``: with its talent) can form from the
+    Arguments ``cards[:n]`` at a Nazi with these rules, appended from ``start``: which cards (bit
+    i: ``cards[i]``) and the value, one entry per value. Krapotke's dice, which are no cards, may
+    show any values 1-5 (:func:`pooled_values`). Returns the new end, or -1 when the arrays are full
+    or more than MAX_CLOSED cards fit the Nazi (the caller then knows nothing)."""
+    count = start
+    if kind == D.KRAPOTKE:
+        dice_ok = np.zeros(D.NUM_DICE, np.int64)
+        for k in range(D.NUM_DICE):
+            dice_ok[k] = (allowed >> k) & 1
+        reach = pooled_values(kind, relax, np.zeros((D.NUM_COLOURS, 7), np.int64), np.zeros(D.NUM_HALVES, np.int64),
+                              dice_ok, banned)
+        for v in range(1, MAX_VALUE):
+            if reach >> v & 1:
+                if count >= opt_bits.shape[0]:
+                    return -1
+                opt_bits[count] = 0
+                opt_value[count] = v
+                count += 1
+        return count
+    fit = np.zeros(MAX_CLOSED, np.int64)  # positions in cards[] of the Arguments the Nazi accepts
+    m = 0
+    for i in range(n):
+        if (allowed >> CARD_COLOUR[cards[i]] & 1) and not (banned >> CARD_VALUE[cards[i]] & 1):
+            if m == MAX_CLOSED:
+                return -1
+            fit[m] = i
+            m += 1
+    members = np.zeros(4, np.int64)
+    for a in range(m):
+        members[0] = cards[fit[a]]
+        for b in range(a + 1, m):
+            members[1] = cards[fit[b]]
+            two = (np.int64(1) << fit[a]) | (np.int64(1) << fit[b])
+            count = _add_card_option(kind, relax, members, 2, two, opt_bits, opt_value, count)
+            for c in range(b + 1, m):
+                members[2] = cards[fit[c]]
+                three = two | (np.int64(1) << fit[c])
+                count = _add_card_option(kind, relax, members, 3, three, opt_bits, opt_value, count)
+                for d in range(c + 1, m):
+                    members[3] = cards[fit[d]]
+                    count = _add_card_option(kind, relax, members, 4, three | (np.int64(1) << fit[d]), opt_bits,
+                                             opt_value, count)
+        if count < 0:
+            return -1
+    return count
+
+
+@njit(cache=True)
+def _sort_by_value(opt_bits, opt_value, start, end):
+    """Sort entries start..end-1 by value (a counting sort: values are below MAX_VALUE)."""
+    size = end - start
+    bits = opt_bits[start:end].copy()
+    values = opt_value[start:end].copy()
+    first = np.zeros(MAX_VALUE + 1, np.int64)
+    for i in range(size):
+        first[values[i] + 1] += 1
+    for v in range(MAX_VALUE):
+        first[v + 1] += first[v]
+    for i in range(size):
+        k = start + first[values[i]]
+        first[values[i]] += 1
+        opt_bits[k] = bits[i]
+        opt_value[k] = values[i]
+
+
+@njit(cache=True)
+def teams_fit(iqs, everyone, min_members, seats, opt_start, opt_bits, opt_value, budget):
+    """Whether one team per Nazi can hit each of ``iqs`` exactly, no card used twice: for Nazi j
+    and seat s the options are entries ``opt_start[j * seats + s]`` up to the next start (sorted by
+    value; bits: the cards they use). Each seat adds at most one option per Nazi (every seat when
+    ``everyone[j]``), each team has at least ``min_members``. A depth-first search over (Nazi,
+    seat), pruned by the sums the later seats could reach at all. Returns 1 (found), 0 (none) or
+    -1 (``budget`` steps were not enough)."""
+    nazis = iqs.shape[0]
+    levels = nazis * seats
+    reach = np.zeros(levels + 1, np.int64)  # reach[j * seats + s]: sums seats s.. can add for Nazi j
+    for j in range(nazis):
+        for s in range(seats - 1, -1, -1):
+            level = j * seats + s
+            after = np.int64(1) if s == seats - 1 else reach[level + 1]
+            values = np.int64(0)
+            for o in range(opt_start[level], opt_start[level + 1]):
+                values |= np.int64(1) << opt_value[o]
+            reach[level] = 0 if everyone[j] else after
+            reach[level] |= _shift_all(after, values)
+    cursor = np.full(levels + 1, -2, np.int64)  # -2: not begun; -1: this seat stays out; o: option o
+    need = np.zeros(levels + 1, np.int64)
+    used = np.zeros(levels + 1, np.int64)
+    members = np.zeros(levels + 1, np.int64)
+    need[0] = iqs[0]
+    level = 0
+    steps = 0
+    while level >= 0:
+        steps += 1
+        if steps > budget:
+            return -1
+        j, s = level // seats, level % seats
+        after = np.int64(1) if s == seats - 1 else reach[level + 1]
+        candidate = cursor[level] + 1
+        if candidate == -1:
+            candidate = 0 if everyone[j] else -1
+        chosen = -2
+        while chosen == -2 and candidate < opt_start[level + 1] - opt_start[level]:
+            if candidate == -1:
+                if after >> need[level] & 1:
+                    chosen = -1
+            else:
+                o = opt_start[level] + candidate
+                left = need[level] - opt_value[o]
+                if left < 0:
+                    break  # sorted by value: the rest overshoot too
+                if (opt_bits[o] & used[level]) == 0 and (after >> left & 1):
+                    chosen = candidate
+            if chosen == -2:
+                candidate += 1
+        if chosen == -2:
+            cursor[level] = -2
+            level -= 1
+            continue
+        cursor[level] = chosen
+        joins = chosen >= 0
+        o = opt_start[level] + max(chosen, 0)
+        left = need[level] - (opt_value[o] if joins else 0)
+        cards = used[level] | (opt_bits[o] if joins else 0)
+        count = members[level] + joins
+        if s == seats - 1:  # the team for Nazi j is complete (left is 0: the reach pruning saw to it)
+            if count < min_members:
+                continue
+            if j == nazis - 1:
+                return 1
+            need[level + 1] = iqs[j + 1]
+            members[level + 1] = 0
+        else:
+            need[level + 1] = left
+            members[level + 1] = count
+        used[level + 1] = cards
+        cursor[level + 1] = -2
+        level += 1
+    return 0
+
+
+@njit(cache=True)
+def _shift_all(bits, values):
+    """{b + v : b in bits, v in values} below MAX_VALUE (values: bitmask)."""
+    out = np.int64(0)
+    for v in range(1, MAX_VALUE):
+        if values >> v & 1:
+            out |= bits << v
+    return out & ((np.int64(1) << MAX_VALUE) - 1)
+
+
+@njit(cache=True)
+def nazis_fit(state, nazis, count, cards, n):
+    """Whether the teams of the characters in play can convince the ``count`` Nazis ``nazis``
+    (each by its rules) with disjoint Arguments from ``cards[:n]`` (talents counted as available
+    in talented chapters). 1 yes, 0 no, -1 not known (too many cards or options, or the budget)."""
+    seats = int(state.num_players)
+    relax = (state.labels & D.L_TALENTS) != 0
+    iqs = np.zeros(count, np.int64)
+    everyone = np.zeros(count, np.int64)
+    opt_start = np.zeros(count * seats + 1, np.int64)
+    opt_bits = np.empty(MAX_CARD_OPTIONS, np.int64)
+    opt_value = np.empty(MAX_CARD_OPTIONS, np.int64)
+    end = 0
+    for j in range(count):
+        nazi = nazis[j]
+        allowed, banned, everyone[j] = nazi_rules(state, nazi)
+        iqs[j] = NAZI_IQ[nazi]
+        for s in range(seats):
+            start = end
+            end = card_options(state.character[s], relax, cards, n, allowed, banned, opt_bits, opt_value, start)
+            if end < 0:
+                return -1
+            _sort_by_value(opt_bits, opt_value, start, end)
+            opt_start[j * seats + s + 1] = end
+    return teams_fit(iqs, everyone, min_team(state), seats, opt_start, opt_bits, opt_value, SEARCH_BUDGET)
+
+
+@njit(cache=True)
+def coming_face_up(state, out):
+    """The Nazis that lie face up before a fifth would, if nobody is convinced first: the face-up
+    ones and the next below the stack's top (each "Achtung!" uncovers one). Returns how many."""
+    n = 0
+    for i in range(D.NUM_SPACES):
+        if state.space[i] >= 0:
+            out[n] = state.space[i]
+            n += 1
+    length = int(state.nazi_stack_len)
+    uncovered = min(length, D.LOSE_FACE_UP - face_up_count(state))  # the top and the next ones
+    for depth in range(uncovered):
+        out[n] = state.nazi_stack[length - 1 - depth]
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _combo_within(card, colour_count, value_count):
+    """Whether the condition on ``card``'s back can be met by four of the counted Arguments."""
+    design = CARD_BACK[card]
+    kind = BACK_COND_KIND[design]
+    if kind == D.COND_SOLO_TASK or kind == D.COND_GROUP_TASK:
+        return True
+    for k in range(7):
+        if kind == D.COND_COLOURS:
+            have = colour_count[k] if k < D.NUM_COLOURS else 0
+        else:
+            have = value_count[k]
+        if have < BACK_COND_COUNT[design, k]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def bib_goal_reachable(state):
+    """With every Nazi convinced only expansions can still fill the Bib: can the ones still
+    possible reach the chapter's goal? Every stack's cards from the top down and every talent space
+    whose talent is not waiting to be used (one card: it is covered again only when the talent is
+    spent, on convincing) count while their conditions can be met, a combo as met when the
+    Arguments in hands and the Bib (and those expanded meanwhile) hold its colours or numbers, as
+    if any four could be gathered in one hand (sound: never more pessimistic than the table)."""
+    colour_count = np.zeros(D.NUM_COLOURS, np.int64)
+    value_count = np.zeros(7, np.int64)
+    for card in range(NUM_ARG):
+        if state.card_loc[card] == LOC_HAND or state.card_loc[card] == LOC_BIB or state.card_loc[card] == LOC_POOL:
+            colour_count[CARD_COLOUR[card]] += 1
+            value_count[CARD_VALUE[card]] += 1
+    from_stacks = (state.labels & D.L_EXPANSION) != 0 and not (state.labels & D.L_BIB10_TALENT)
+    depth = np.zeros(D.RUN_OUT_STACKS, np.int64)
+    for s in range(state.num_stacks):
+        depth[s] = state.stack_len[s]
+    taken = np.zeros(MAX_PLAYERS, np.int64)
+    gained, gained_talent = 0, 0
+    progress = True
+    while progress:
+        progress = False
+        for s in range(state.num_stacks):
+            while from_stacks and depth[s] > 0 and _combo_within(state.stack[s, depth[s] - 1], colour_count,
+                                                                 value_count):
+                card = state.stack[s, depth[s] - 1]
+                colour_count[CARD_COLOUR[card]] += 1
+                value_count[CARD_VALUE[card]] += 1
+                depth[s] -= 1
+                gained += 1
+                progress = True
+        for p in range(state.num_players):
+            length = state.talent_len[p]
+            if (state.labels & D.L_EXPANSION and length > 0 and not taken[p] and not state.talent_ready[p]
+                    and _combo_within(state.talent[p, length - 1], colour_count, value_count)):
+                card = state.talent[p, length - 1]
+                colour_count[CARD_COLOUR[card]] += 1
+                value_count[CARD_VALUE[card]] += 1
+                taken[p] = 1
+                gained += 1
+                gained_talent += 1
+                progress = True
+    if state.labels & D.L_BIB10 and state.bib_count + gained < D.BIB_GOAL:
+        return False
+    if state.labels & D.L_BIB10_TALENT and state.bib_talent_count + gained_talent < D.BIB_GOAL:
+        return False
+    return True
+
+
+@njit(cache=True)
+def lost_reason(state):
+    """Why the chapter can no longer be won ("if you no longer have enough Arguments available to
+    convince the remaining Nazis"), as an END_ code, or END_NONE while it may still be won.
+
+    Sound (a chapter that can still be won is never ended), in order:
+
+    * END_BIB_GOAL: every Nazi is convinced but the expansions still possible cannot bring the Bib
+      to its goal (:func:`bib_goal_reachable`);
+    * END_NO_ARGUMENTS: some Nazi left is out of reach of every team even if every Argument left
+      could go to any character (:func:`can_still_win`), or, once the stacks are empty (so no
+      Argument will ever reach a hand that cannot now), of every team laying disjoint cards from
+      those left (:func:`nazis_fit`);
+    * END_CARDS_SHARED: the stacks are empty and the Nazis left can each be reached, but not all of
+      them with disjoint cards (up to MAX_PACKED Nazis left);
+    * END_STUCK: no stack card can reach a hand before a Nazi is convinced (the emergency redraw is
+      used and the Bib cannot be expanded from the stacks), and with the Arguments that can no team
+      reaches any Nazi that comes face up before a fifth would: nobody will ever be convinced again.
+
+    The exact searches (:func:`nazis_fit`) give up (and the chapter goes on) past MAX_CLOSED cards
+    a Nazi accepts or SEARCH_BUDGET steps.
+    """
+    if state.convinced == D.NUM_NAZIS:
+        return END_NONE if bib_goal_reachable(state) else END_BIB_GOAL
+    if not can_still_win(state):
+        return END_NO_ARGUMENTS
+    cards = np.zeros(NUM_ARG, np.int64)
+    n = closed_cards(state, cards)
+    if n < 0:
+        return END_NONE
+    nazis = np.zeros(D.NUM_NAZIS, np.int64)
+    if _stack_cards(state) == 0:
+        count = 0
+        for nazi in range(D.NUM_NAZIS - 1, -1, -1):  # the highest IQs first: they fail soonest
+            if state.nazi_at[nazi] != NAZI_CONVINCED:
+                nazis[count] = nazi
+                count += 1
+                if nazis_fit(state, nazis[count - 1:count], 1, cards, n) == 0:
+                    return END_NO_ARGUMENTS
+        if count <= MAX_PACKED and nazis_fit(state, nazis, count, cards, n) == 0:
+            return END_CARDS_SHARED
+        return END_NONE
+    count = coming_face_up(state, nazis)
+    for j in range(count):
+        if nazis_fit(state, nazis[j:j + 1], 1, cards, n) != 0:
+            return END_NONE
+    return END_STUCK
+
+
 # ==== small queries ==========================================================================
 
 
@@ -736,15 +1182,42 @@ def has_hand(state, seat):
 
 
 @njit(cache=True)
-def sees_front(state, viewer, holder):
-    """Whether ``viewer`` knows the fronts of ``holder``'s hand cards."""
-    if state.labels & D.L_BLIND:  # fronts face the others; only God holds hers the right way round
-        if viewer == holder:
-            return state.character[holder] == D.GOD
+def fronts_face_holder(state, holder):
+    """How ``holder`` holds her cards: fronts towards herself, or towards the others. Maria "holds
+    the cards the wrong way round"; in Blind Trust everyone does, except God ("she sees the fronts")."""
+    if state.character[holder] == D.MARIA:
+        return False
+    if state.labels & D.L_BLIND:
+        return state.character[holder] == D.GOD
+    return True
+
+
+@njit(cache=True)
+def knows_front(state, viewer, holder, slot):
+    """Whether ``viewer`` knows the front of the card in ``holder``'s hand ``slot``: it faces the
+    viewer, the hands lie open, or someone who sees it shares it (full communication). A holder
+    whose fronts face the others knows a card of hers only if ``hand_known`` says so (she saw it
+    before she took it, or, in Blind Trust, a team-mate told her: there full communication
+    reaches her own hand only through the tell action)."""
+    if state.labels & D.L_OPEN:
         return True
-    if viewer == holder or state.labels & D.L_OPEN:
+    faces_holder = fronts_face_holder(state, holder)
+    if viewer != holder:
+        return not faces_holder or state.communication == COMM_FULL
+    if faces_holder or state.hand_known[holder, slot]:
         return True
-    return state.communication == COMM_FULL
+    return state.communication == COMM_FULL and not (state.labels & D.L_BLIND)
+
+
+@njit(cache=True)
+def unknown_slots(state, seat):
+    """The hand slots (bitmask) holding an Argument whose front ``seat`` does not know."""
+    bits = 0
+    for i in range(HAND):
+        card = state.hand[seat, i]
+        if card >= 0 and card < NUM_ARG and not knows_front(state, seat, seat, i):
+            bits |= 1 << i
+    return bits
 
 
 @njit(cache=True)
@@ -791,14 +1264,22 @@ def _pop_stack(state, s):
 
 
 @njit(cache=True)
-def _put_in_hand(state, seat, card):
+def _put_in_hand(state, seat, card, known):
+    """Put ``card`` into the first free slot; ``known``: the seat saw its front on the way (from
+    the Bib, a pool, an offer), not so when drawn from a stack."""
     for i in range(HAND):
         if state.hand[seat, i] < 0:
-            state.hand[seat, i] = card
-            state.card_loc[card] = LOC_HAND
-            state.card_seat[card] = seat
+            _set_slot(state, seat, i, card, known)
             return i
     return -1
+
+
+@njit(cache=True)
+def _set_slot(state, seat, i, card, known):
+    state.hand[seat, i] = card
+    state.hand_known[seat, i] = known
+    state.card_loc[card] = LOC_HAND
+    state.card_seat[card] = seat
 
 
 @njit(cache=True)
@@ -828,7 +1309,7 @@ def _draw_up(state, seat):
         s = _largest_stack(state)
         if s < 0:
             return
-        _put_in_hand(state, seat, _pop_stack(state, s))
+        _put_in_hand(state, seat, _pop_stack(state, s), 0)
 
 
 @njit(cache=True)
@@ -913,6 +1394,8 @@ def reset(state, config, seed):
     state.chapter = config.chapter
     state.communication = config.communication
     state.seconds_per_step = config.seconds_per_step
+    state.timing = config.timing
+    state.action_seconds[:] = config.action_seconds
     state.shaping = config.shaping
     if state.chapter == 19:
         _chapter19(state, config)
@@ -969,13 +1452,13 @@ def reset(state, config, seed):
         given = 0
         for seat in range(num):
             if given < wanted and has_hand(state, seat):
-                _put_in_hand(state, seat, D.RAZUPALTUFF[given])
+                _put_in_hand(state, seat, D.RAZUPALTUFF[given], 1)
                 given += 1
     for seat in range(num):
         _draw_up(state, seat)
         if state.labels & D.L_RUN_OUT and has_hand(state, seat):  # setup hands still come from the stacks
             while cards_held(state, seat) < HAND:
-                _put_in_hand(state, seat, _pop_stack(state, _largest_stack(state)))
+                _put_in_hand(state, seat, _pop_stack(state, _largest_stack(state)), 0)
     # Krapotke rolls his dice.
     for k in range(D.NUM_DICE):
         _roll(state, k)
@@ -1025,14 +1508,13 @@ def _seat_cards(state, seat, viewer, colours, values, halves, usable):
             halves[k] = 0
             usable[k] = 1 if state.die_status[k] == DIE_FREE and state.die_value[k] != 6 else 0
         return
-    known = viewer < 0 or sees_front(state, viewer, seat)
     for i in range(HAND):
         card = state.hand[seat, i]
         if card >= 0 and card < NUM_ARG:
             colours[i] = CARD_COLOUR[card]
             values[i] = CARD_VALUE[card]
             halves[i] = CARD_HALF[card]
-            usable[i] = 1 if known else 0
+            usable[i] = 1 if viewer < 0 or knows_front(state, viewer, seat, i) else 0
         else:
             colours[i] = 0
             values[i] = 0
@@ -1041,28 +1523,18 @@ def _seat_cards(state, seat, viewer, colours, values, halves, usable):
 
 
 @njit(cache=True)
-def _readings_of(subset, opt_mask, opt_value, opt_talent, count):
-    """(normal readings, talent readings) of ``subset`` among a seat's options (bitmasks of values)."""
-    normal, talent = np.int64(0), np.int64(0)
-    for o in range(count):
-        if opt_mask[o] == subset:
-            if opt_talent[o]:
-                talent |= np.int64(1) << opt_value[o]
-            else:
-                normal |= np.int64(1) << opt_value[o]
-    return normal, talent
-
-
-@njit(cache=True)
-def _pool_accepts(state, nazi, readings, is_maria):
-    """Whether a contribution with these possible values may be laid at ``nazi`` now.
-    Returns the readings that fit (0: it may not be laid)."""
-    team_ok = _team_may_complete(state, nazi)
-    fitting = np.int64(0)
-    for v in range(1, MAX_VALUE):
-        if readings >> v & 1 and _fits(state, nazi, v, is_maria, team_ok):
-            fitting |= np.int64(1) << v
-    return fitting
+def fitting_values(state, nazi, is_maria):
+    """The values (bitmask, bit v: value v >= 1) a new contribution may have at ``nazi`` now: the
+    pool's smallest reading stays below the IQ (no overshoot), or hits it exactly when the team
+    rules would then hold (:func:`_team_may_complete`). Maria's reading replaces the pool's open one."""
+    room = NAZI_IQ[nazi] - state.pool_fixed[nazi]
+    if not is_maria and state.pool_readings[nazi] != 0:
+        room -= _lowest_bit(state.pool_readings[nazi])
+    if not _team_may_complete(state, nazi):
+        room -= 1
+    if room < 1:
+        return np.int64(0)
+    return ((np.int64(1) << (room + 1)) - 1) & ~np.int64(1)
 
 
 @njit(cache=True)
@@ -1075,16 +1547,6 @@ def _team_may_complete(state, nazi):
 
 
 @njit(cache=True)
-def _fits(state, nazi, value, is_maria, team_ok):
-    """Whether adding a contribution worth ``value`` keeps the pool's smallest reading below the IQ
-    (no overshoot), or exactly at it when ``team_ok``. Maria's reading replaces the pool's open one."""
-    low = state.pool_fixed[nazi] + value
-    if not is_maria and state.pool_readings[nazi] != 0:
-        low += _lowest_bit(state.pool_readings[nazi])
-    return low < NAZI_IQ[nazi] or (low == NAZI_IQ[nazi] and team_ok)
-
-
-@njit(cache=True)
 def _lowest_bit(bits):
     for v in range(64):
         if bits >> v & 1:
@@ -1093,32 +1555,27 @@ def _lowest_bit(bits):
 
 
 @njit(cache=True)
-def _fill_argue_mask(state, seat, slot, nazi, mask, opt_mask, opt_value, opt_talent, count):
+def _fill_argue_mask(state, seat, slot, nazi, mask, normal, talent, accepted, unknown, arguments):
+    """The argue actions at ``nazi`` (in ``slot``): the subsets of the seat's cards the Nazi
+    ``accepted`` whose readings (``normal``, ``talent`` while her talent is ready) fit the pool,
+    and any 2-4 of her ``arguments`` with a card whose front she does not know among them
+    (``unknown`` slots): she cannot see what she lays, so the rules are checked when it is laid."""
     base = A_ARGUE + slot * NUM_SUBSETS
-    if has_hand(state, seat) and not sees_front(state, seat, seat):
-        # she cannot see what she lays: any 2-4 Arguments; the rules are checked when laid
-        for s in range(NUM_SUBSETS):
-            ok = True
-            for i in range(HAND):
-                if SUBSETS[s] >> i & 1:
-                    card = state.hand[seat, i]
-                    ok = ok and card >= 0 and card < NUM_ARG
-            if ok:
-                mask[base + s] = 1
-        return
-    team_ok = _team_may_complete(state, nazi)
-    is_maria = state.character[seat] == D.MARIA
+    room = fitting_values(state, nazi, state.character[seat] == D.MARIA)
     ready = state.talent_ready[seat]
-    for o in range(count):
-        if (ready or not opt_talent[o]) and _fits(state, nazi, opt_value[o], is_maria, team_ok):
-            mask[base + SUBSET_INDEX[opt_mask[o]]] = 1
+    for s in range(NUM_SUBSETS):
+        subset = SUBSETS[s]
+        if subset & unknown:
+            if subset & arguments == subset:
+                mask[base + s] = 1
+        elif subset & accepted == subset and (normal[s] | (talent[s] if ready else np.int64(0))) & room:
+            mask[base + s] = 1
 
 
 @njit(cache=True)
-def _fill_other_masks(state, seat, mask, bib, bib_count, held):
+def _fill_other_masks(state, seat, mask, bib, bib_count, held, unknown):
     num = int(state.num_players)
     mask[A_WAIT] = 1
-    blind = not sees_front(state, seat, seat) and has_hand(state, seat)
     for slot in range(NUM_SLOTS):
         nazi = nazi_in_slot(state, slot)
         if nazi >= 0 and state.contrib[nazi, seat]:
@@ -1137,8 +1594,8 @@ def _fill_other_masks(state, seat, mask, bib, bib_count, held):
                 for i in range(HAND):
                     if state.hand[seat, i] >= 0:
                         mask[A_ACCEPT + (rel - 1) * HAND + i] = 1
-        _fill_bib_mask(state, seat, mask, blind, bib, bib_count, held[seat] < HAND and may_draw_from_bib(state))
-    _fill_expand_mask(state, seat, mask, blind)
+        _fill_bib_mask(state, seat, mask, unknown, bib, bib_count, held[seat] < HAND and may_draw_from_bib(state))
+    _fill_expand_mask(state, seat, mask, unknown)
     if state.character[seat] == D.KRAPOTKE:
         all_home = True
         for k in range(D.NUM_DICE):
@@ -1149,12 +1606,23 @@ def _fill_other_masks(state, seat, mask, bib, bib_count, held):
             mask[A_ROLL_ALL] = 1
     if not state.emergency_used:
         mask[A_EMERGENCY] = 1
+    for rel in range(1, num):
+        if may_tell(state, (seat + rel) % num):
+            mask[A_TELL + rel - 1] = 1
 
 
 @njit(cache=True)
-def _fill_bib_mask(state, seat, mask, blind, bib, bib_count, owed):
-    """Bib swaps (same colour or value; anything for a blind seat) and, into an empty slot, draws
-    (when ``owed``: the seat holds fewer than 4 and hand cards may come from the Bib)."""
+def may_tell(state, target):
+    """Blind Trust with full communication: a team-mate may tell ``target`` the fronts of her hand
+    while she holds an Argument she does not know."""
+    return (state.labels & D.L_BLIND) != 0 and state.communication == COMM_FULL and unknown_slots(state, target) != 0
+
+
+@njit(cache=True)
+def _fill_bib_mask(state, seat, mask, unknown, bib, bib_count, owed):
+    """Bib swaps (same colour or value; for a card whose front she does not know, any: the Bib
+    checks) and, into an empty slot, draws (when ``owed``: the seat holds fewer than 4 and hand
+    cards may come from the Bib)."""
     for i in range(HAND):
         mine = state.hand[seat, i]
         if mine >= NUM_ARG:  # Razupaltuff never goes into the Bib
@@ -1164,7 +1632,8 @@ def _fill_bib_mask(state, seat, mask, blind, bib, bib_count, owed):
         base = A_BIB + i * NUM_ARG
         for b in range(bib_count):
             card = bib[b]
-            if mine < 0 or blind or CARD_COLOUR[card] == CARD_COLOUR[mine] or CARD_VALUE[card] == CARD_VALUE[mine]:
+            if (mine < 0 or unknown >> i & 1 or CARD_COLOUR[card] == CARD_COLOUR[mine]
+                    or CARD_VALUE[card] == CARD_VALUE[mine]):
                 mask[base + card] = 1
 
 
@@ -1207,57 +1676,110 @@ def expansion_source(state, seat, target):
 
 
 @njit(cache=True)
-def _fill_expand_mask(state, seat, mask, blind):
+def _fill_expand_mask(state, seat, mask, unknown):
+    """Expansions whose conditions the seat meets; a combo also whenever she holds a card whose
+    front she does not know (she cannot tell; the condition is checked when she expands)."""
     for target in range(2 * MAX_PLAYERS):
         card = expansion_source(state, seat, target)
         if card < 0:
             continue
         kind = BACK_COND_KIND[CARD_BACK[card]]
         combo = kind == D.COND_COLOURS or kind == D.COND_NUMBERS
-        if combo and blind:
-            if has_hand(state, seat):
-                mask[A_EXPAND + target] = 1
+        if combo and unknown:
+            mask[A_EXPAND + target] = 1
         elif _condition_met(state, seat, card):
             mask[A_EXPAND + target] = 1
 
 
 @njit(cache=True)
+def is_busy(state, seat):
+    """The seat is still busy with its last action: it can only wait."""
+    return state.clock < state.busy_until[seat]
+
+
+@njit(cache=True)
+def action_seconds(state, action, card):
+    """How long ``action`` keeps its seat busy, in game seconds (``state.action_seconds``, from
+    data.ACTION_SECONDS; 0 with timing="step"); ``card``: the card an expansion places (its
+    condition decides)."""
+    if state.timing == TIMING_STEP or action == A_WAIT:
+        return 0
+    return state.action_seconds[_timed_kind(action, card)]
+
+
+@njit(cache=True)
+def _timed_kind(action, card):
+    if action < A_WITHDRAW:
+        return T_ARGUE
+    if action < A_OFFER:
+        return T_WITHDRAW
+    if action < A_ACCEPT:
+        return T_OFFER
+    if action < A_BIB:
+        return T_ACCEPT
+    if action < A_EXPAND:
+        return T_BIB
+    if action < A_ROLL:
+        kind = BACK_COND_KIND[CARD_BACK[card]] if card >= 0 else D.COND_SOLO_TASK
+        return T_COMBO if kind == D.COND_COLOURS or kind == D.COND_NUMBERS else T_TASK
+    if action < A_ROLL_ALL:
+        return T_ROLL
+    if action == A_ROLL_ALL:
+        return T_ROLL_ALL
+    if action == A_EMERGENCY:
+        return T_EMERGENCY
+    return T_TELL
+
+
+@njit(cache=True)
 def refresh(state):
-    """Recompute what the record caches: every seat's legal mask."""
+    """Recompute what the record caches: every seat's legal mask. Each seat's cards are evaluated
+    once (:func:`subset_readings`); each face-up Nazi then only filters that table with bit
+    operations."""
     num = int(state.num_players)
     for seat in range(num):  # (rows of absent seats are never written)
         for a in range(NUM_ACTIONS):
             state.mask[seat, a] = 0
     if state.terminal:
         return
-    cards = np.zeros((4, num, 4), np.int8)                 # colours, values, halves, usable
-    options = np.zeros((3, num, MAX_OPTIONS), np.int64)    # subset, value, needs talent
-    per_seat = np.zeros((6, num), np.int64)                # options; row 5: cards held
-    bib = np.zeros(NUM_ARG, np.int64)
+    cards = np.empty((4, num, 4), np.int8)                 # colours, values, halves, usable
+    readings = np.empty((2, num, NUM_SUBSETS), np.int64)   # normal, talent readings of each subset
+    per_seat = np.zeros((4, num), np.int64)                # cards held, unknown slots, slots holding Arguments
+    bib = np.empty(NUM_ARG, np.int64)
     bib_count = 0
     for card in range(NUM_ARG):
         if state.card_loc[card] == LOC_BIB:
             bib[bib_count] = card
             bib_count += 1
         elif state.card_loc[card] == LOC_POOL:
-            per_seat[5, state.card_seat[card]] += 1
+            per_seat[0, state.card_seat[card]] += 1
     for seat in range(num):
         for i in range(HAND):
-            per_seat[5, seat] += state.hand[seat, i] >= 0
+            card = state.hand[seat, i]
+            per_seat[0, seat] += card >= 0
+            if card >= 0 and card < NUM_ARG:
+                per_seat[2, seat] |= 1 << i
+        if is_busy(state, seat):
+            state.mask[seat, A_WAIT] = 1
+            continue
         _seat_cards(state, seat, -1, cards[0, seat], cards[1, seat], cards[2, seat], cards[3, seat])
-        _fill_other_masks(state, seat, state.mask[seat], bib, bib_count, per_seat[5])
+        per_seat[1, seat] = unknown_slots(state, seat)
+        _fill_other_masks(state, seat, state.mask[seat], bib, bib_count, per_seat[0], per_seat[1, seat])
+        usable = 0
+        for i in range(4):
+            usable |= int(cards[3, seat, i]) << i
+        subset_readings(state.character[seat], cards[0, seat], cards[1, seat], cards[2, seat], usable,
+                        readings[0, seat], readings[1, seat])
     for slot in range(NUM_SLOTS):
         nazi = nazi_in_slot(state, slot)
         if nazi < 0:
             continue
         allowed, banned, _ = nazi_rules(state, nazi)
         for seat in range(num):
-            if not state.contrib[nazi, seat]:
-                per_seat[0, seat] = seat_options(state.character[seat], state.talent_ready[seat], cards[0, seat],
-                                                 cards[1, seat], cards[2, seat], cards[3, seat], allowed, banned,
-                                                 options[0, seat], options[1, seat], options[2, seat])
-                _fill_argue_mask(state, seat, slot, nazi, state.mask[seat], options[0, seat], options[1, seat],
-                                 options[2, seat], per_seat[0, seat])
+            if not state.contrib[nazi, seat] and not is_busy(state, seat):
+                accepted = cards_accepted(cards[0, seat], cards[1, seat], cards[3, seat], allowed, banned)
+                _fill_argue_mask(state, seat, slot, nazi, state.mask[seat], readings[0, seat], readings[1, seat],
+                                 accepted, per_seat[1, seat], per_seat[2, seat])
 
 
 @njit(cache=True)
@@ -1322,10 +1844,13 @@ def step(state, actions):
     state.reward[:] = 0.0
     touched = np.zeros(NUM_CARDS, np.int8)  # cards already moved by an earlier action this step
     first = state.moment % num
-    # Withdrawals and dice first: they only touch the seat's own things.
+    stacked = _stack_cards(state)
+    # Tells, withdrawals and dice first: they move no card another seat may want.
     for seat in range(num):
         a = actions[seat]
-        if A_WITHDRAW <= a < A_OFFER:
+        if a >= A_TELL:
+            _tell(state, (seat + a - A_TELL + 1) % num)
+        elif A_WITHDRAW <= a < A_OFFER:
             _withdraw(state, seat, nazi_in_slot(state, a - A_WITHDRAW))
         elif A_ROLL <= a < A_ROLL_ALL:
             _roll(state, a - A_ROLL)
@@ -1362,7 +1887,8 @@ def step(state, actions):
     emergency = False
     for seat in range(num):
         emergency = emergency or actions[seat] == A_EMERGENCY
-    if emergency and not state.emergency_used:
+    emergency = emergency and not state.emergency_used
+    if emergency:
         _emergency(state)
     for i in range(num):
         seat = (first + i) % num
@@ -1370,10 +1896,23 @@ def step(state, actions):
     if convinced > 0 and state.shaping:
         for seat in range(num):
             state.reward[seat] += convinced / D.NUM_NAZIS
+    for seat in range(num):  # what each action takes at the table (everyone takes part in the redraw)
+        if actions[seat] != A_WAIT:
+            state.busy_until[seat] = state.clock + action_seconds(state, actions[seat], intended[seat])
+        if emergency:
+            state.busy_until[seat] = max(state.busy_until[seat], state.clock + action_seconds(state, A_EMERGENCY, -1))
     state.moment += 1
-    _run_clock(state, convinced > 0)
+    _run_clock(state, convinced > 0 or emergency or (stacked > 0 and _stack_cards(state) == 0))
     _clear_stale_offers(state)
     refresh(state)
+
+
+@njit(cache=True)
+def _tell(state, target):
+    """A team-mate tells ``target`` the fronts of the cards in her hand (Blind Trust)."""
+    for i in range(HAND):
+        if state.hand[target, i] >= 0:
+            state.hand_known[target, i] = 1
 
 
 @njit(cache=True)
@@ -1383,9 +1922,9 @@ def _withdraw(state, seat, nazi):
     for card in range(NUM_ARG):
         if state.card_loc[card] == LOC_POOL and state.card_nazi[card] == nazi and state.card_seat[card] == seat:
             state.card_nazi[card] = -1
-            _put_in_hand(state, seat, card)
-    for k in range(D.NUM_DICE):
-        if state.die_status[k] == DIE_POOLED and state.die_nazi[k] == nazi:
+            _put_in_hand(state, seat, card, 1)  # it lay open in the pool
+    for k in range(D.NUM_DICE):  # (only Krapotke's own withdrawal takes his dice back)
+        if state.character[seat] == D.KRAPOTKE and state.die_status[k] == DIE_POOLED and state.die_nazi[k] == nazi:
             state.die_status[k] = DIE_FREE
             state.die_nazi[k] = -1
     if state.contrib_talent[nazi, seat]:
@@ -1417,15 +1956,17 @@ def _argue(state, seat, slot, subset, touched):
     cards = np.zeros((4, 4), np.int8)
     _seat_cards(state, seat, -1, cards[0], cards[1], cards[2], cards[3])
     allowed, banned, _ = nazi_rules(state, nazi)
-    options = np.zeros((3, MAX_OPTIONS), np.int64)
-    count = seat_options(state.character[seat], state.talent_ready[seat], cards[0], cards[1], cards[2], cards[3],
-                         allowed, banned, options[0], options[1], options[2])
-    normal, talent = _readings_of(subset, options[0], options[1], options[2], count)
+    if subset & cards_accepted(cards[0], cards[1], cards[3], allowed, banned) != subset:
+        return
+    normal = np.empty(NUM_SUBSETS, np.int64)
+    talent = np.empty(NUM_SUBSETS, np.int64)
+    subset_readings(state.character[seat], cards[0], cards[1], cards[2], subset, normal, talent)
     is_maria = state.character[seat] == D.MARIA
-    readings = _pool_accepts(state, nazi, normal, is_maria)
+    room = fitting_values(state, nazi, is_maria)
+    readings = normal[SUBSET_INDEX[subset]] & room
     uses_talent = 0
     if readings == 0 and state.talent_ready[seat]:
-        readings = _pool_accepts(state, nazi, talent, is_maria)
+        readings = talent[SUBSET_INDEX[subset]] & room
         uses_talent = 1
     if readings == 0:
         return
@@ -1437,6 +1978,7 @@ def _argue(state, seat, slot, subset, touched):
             else:
                 card = state.hand[seat, i]
                 state.hand[seat, i] = -1
+                state.hand_known[seat, i] = 0
                 state.card_loc[card] = LOC_POOL
                 state.card_nazi[card] = nazi
                 touched[card] = 1
@@ -1474,11 +2016,9 @@ def _accept(state, seat, rel, i, touched):
     if state.card_loc[theirs] != LOC_HAND or state.card_seat[theirs] != other:
         return
     for j in range(HAND):
-        if state.hand[other, j] == theirs:
-            state.hand[other, j] = mine
-            state.card_seat[mine] = other
-    state.hand[seat, i] = theirs
-    state.card_seat[theirs] = seat
+        if state.hand[other, j] == theirs:  # the offerer knows my card if she could see it in my hand
+            _set_slot(state, other, j, mine, knows_front(state, other, seat, i))
+    _set_slot(state, seat, i, theirs, 1)    # an offered card's front is shown to its receiver
     touched[theirs] = 1
     touched[mine] = 1
     state.offer_to[other] = -1
@@ -1503,9 +2043,7 @@ def _bib_swap(state, seat, i, card, touched):
         _to_bib(state, mine, False)
         touched[mine] = 1
     _from_bib(state, card)
-    state.hand[seat, i] = card
-    state.card_loc[card] = LOC_HAND
-    state.card_seat[card] = seat
+    _set_slot(state, seat, i, card, 1)  # the Bib lies open
     touched[card] = 1
 
 
@@ -1617,16 +2155,21 @@ def _emergency(state):
     if state.labels & D.L_RUN_OUT:  # new hands still come from the stacks ("each draw 4 new cards")
         for seat in range(num):
             while has_hand(state, seat) and cards_held(state, seat) < HAND and _largest_stack(state) >= 0:
-                _put_in_hand(state, seat, _pop_stack(state, _largest_stack(state)))
+                _put_in_hand(state, seat, _pop_stack(state, _largest_stack(state)), 0)
 
 
 @njit(cache=True)
 def _swap_places(state):
     """Everyone moves one seat on (to the left): player p takes over seat p+1's character, hand,
-    talent space and laid cards."""
+    talent space and laid cards. She knows the fronts of her new hand that she saw from her old seat."""
     num = int(state.num_players)
+    known = np.zeros((MAX_PLAYERS, HAND), np.int8)
+    for seat in range(num):
+        for i in range(HAND):
+            known[seat, i] = state.hand[(seat + 1) % num, i] >= 0 and knows_front(state, seat, (seat + 1) % num, i)
     for seat in range(num - 1):  # num - 1 neighbour exchanges rotate everything by one seat
         _exchange_seats(state, seat, seat + 1)
+    state.hand_known[:] = known
     for card in range(NUM_CARDS):
         if state.card_seat[card] >= 0:
             state.card_seat[card] = (state.card_seat[card] - 1) % num
@@ -1654,14 +2197,19 @@ def _exchange_seats(state, a, b):
 
 
 @njit(cache=True)
-def _run_clock(state, cards_gone):
-    """The moment's seconds pass: new Nazis, swap places, and the ends of the game."""
+def _run_clock(state, changed):
+    """The moment's seconds pass: new Nazis, swap places, and the ends of the game. Whether the
+    chapter is lost for want of Arguments is asked when the step ``changed`` what that depends on
+    (a Nazi convinced, the emergency redraw, the stacks emptied) and, while only the Bib goal is
+    missing, every step."""
     if state.convinced == D.NUM_NAZIS and _extra_goals_met(state):
         _end(state, END_WON)
         return
-    if cards_gone and not can_still_win(state):
-        _end(state, END_NO_ARGUMENTS)
-        return
+    if changed or state.convinced == D.NUM_NAZIS:
+        reason = lost_reason(state)
+        if reason != END_NONE:
+            _end(state, reason)
+            return
     state.clock += state.seconds_per_step
     while state.nazi_stack_len > 0 and state.clock >= state.next_nazi:
         _reveal_nazi(state)
@@ -1768,11 +2316,12 @@ def observe(state, seat, out):
     for card in range(NUM_ARG):
         loc = state.card_loc[card]
         if loc == LOC_BIB:
-            out[O_CARDS + card * 3] = 1.0
+            out[O_CARDS + card * 4] = 1.0
+            out[O_CARDS + card * 4 + 3] = state.from_talent[card]
         elif loc == LOC_POOL:
-            out[O_CARDS + card * 3 + 1] = 1.0
+            out[O_CARDS + card * 4 + 1] = 1.0
         elif loc == LOC_DISCARD:
-            out[O_CARDS + card * 3 + 2] = 1.0
+            out[O_CARDS + card * 4 + 2] = 1.0
 
 
 @njit(cache=True)
@@ -1799,6 +2348,7 @@ def _write_nazi(state, seat, nazi, out, o):
 
 @njit(cache=True)
 def _write_seat(state, seat, other, rel, out):
+    out[O_BUSY + rel] = min(1.0, max(0, state.busy_until[other] - state.clock) / 30.0)
     o = O_SEATS + rel * F_SEAT
     out[o] = 1.0
     out[o + 1 + int(state.character[other])] = 1.0
@@ -1806,11 +2356,11 @@ def _write_seat(state, seat, other, rel, out):
     out[o + 10] = state.talent_len[other] / D.HERTA_TALENT_CARDS
     if has_hand(state, other):
         out[o + 11] = cards_held(state, other) / HAND
-    front = sees_front(state, seat, other)
     for i in range(HAND):
         card = state.hand[other, i]
         if card >= 0:
-            _write_card(out, O_HANDS + (rel * HAND + i) * F_CARD, card, front)
+            _write_card(out, O_HANDS + (rel * HAND + i) * F_CARD, card, knows_front(state, seat, other, i))
+            out[O_HOLDER_KNOWS + rel * HAND + i] = knows_front(state, other, other, i)
     target = state.offer_to[other]
     if target >= 0:
         o = O_OFFERS + rel * 8
@@ -1859,15 +2409,14 @@ def determinize(state, seat, seed):
             pile[n] = state.talent[p, j]
             shown[n] = CARD_BACK[pile[n]] if j == length - 1 else -1
             n += 1
-        if not sees_front(state, seat, p):
-            for i in range(HAND):
-                card = state.hand[p, i]
-                shown_to_me = state.offer_to[p] == seat and state.offer_card[p] == card
-                if card >= 0 and card < NUM_ARG and not shown_to_me:
-                    kind[n], row[n], index[n] = 1, p, i
-                    pile[n] = card
-                    shown[n] = CARD_BACK[card]
-                    n += 1
+        for i in range(HAND):
+            card = state.hand[p, i]
+            shown_to_me = state.offer_to[p] == seat and state.offer_card[p] == card
+            if card >= 0 and card < NUM_ARG and not shown_to_me and not knows_front(state, seat, p, i):
+                kind[n], row[n], index[n] = 1, p, i
+                pile[n] = card
+                shown[n] = CARD_BACK[card]
+                n += 1
     # A uniform consistent assignment: shuffle the unknown cards, give each position that shows a
     # back the first unused card of that design, and the rest to the other positions in order.
     shuffle(state, pile, n)
@@ -1938,4 +2487,441 @@ def _resample_signals(state):
         state.next_swap = clock + randrange(state, 1, D.SWAP_EVERY[1])
 
 
-register_engine(STATE, reset=reset, legal_mask=legal_mask, step=step, observe=observe, determinize=determinize)
+# ==== the record's contract: field ranges, invariants, a value for cut playouts ================
+
+STATE_BOUNDS = {
+    "chapter": (1, D.NUM_CHAPTERS), "labels": (0, (1 << D.NUM_LABELS) - 1), "nasty_groups": (0, D.G_EVERY),
+    "communication": (COMM_FULL, COMM_NONE), "seconds_per_step": (1, 60), "shaping": (0, 1),
+    "num_stacks": (D.STACKS, D.RUN_OUT_STACKS), "character": (-1, D.NUM_CHARACTERS - 1),
+    "card_loc": (LOC_NONE, LOC_DISCARD), "card_seat": (-1, MAX_PLAYERS - 1), "card_nazi": (-1, D.NUM_NAZIS - 1),
+    "from_talent": (0, 1), "stack": (-1, NUM_ARG - 1), "stack_len": (0, NUM_ARG), "hand": (-1, NUM_CARDS - 1),
+    "hand_known": (0, 1), "talent": (-1, NUM_ARG - 1), "talent_len": (0, D.HERTA_TALENT_CARDS),
+    "talent_ready": (0, 1), "talent_spent": (0, D.NUM_NAZIS), "bib_count": (0, NUM_ARG),
+    "bib_talent_count": (0, NUM_ARG), "nasty": (0, 1), "nazi_at": (NAZI_STACK, NAZI_CONVINCED),
+    "nazi_stack": (-1, D.NUM_NAZIS - 1), "nazi_stack_len": (0, D.NUM_NAZIS), "space": (-1, D.NUM_NAZIS - 1),
+    "convinced": (0, D.NUM_NAZIS), "pool_fixed": (0, int(NAZI_IQ[-1])), "pool_readings": (0, (1 << MAX_VALUE) - 2),
+    "pool_count": (0, MAX_PLAYERS), "contrib": (0, 1), "contrib_value": (0, MAX_VALUE - 1), "contrib_talent": (0, 1),
+    "die_value": (1, 6), "die_status": (DIE_FREE, DIE_POOLED), "die_nazi": (-1, D.NUM_NAZIS - 1),
+    "offer_to": (-1, MAX_PLAYERS - 1), "offer_card": (-1, NUM_CARDS - 1),
+    # the clock: a step may pass the 18 minutes by less than a step; signals lie at most one interval ahead
+    "clock": (0, D.CHAPTER_SECONDS + 59), "next_nazi": (0, D.CHAPTER_SECONDS + 59 + D.NAZI_EVERY[1]),
+    "last_nazi": (0, D.CHAPTER_SECONDS + 59), "next_swap": (0, D.CHAPTER_SECONDS + 59 + D.SWAP_EVERY[1]),
+    "moment": (0, D.CHAPTER_SECONDS), "emergency_used": (0, 1), "end_reason": (END_NONE, END_BIB_GOAL),
+    "timing": (TIMING_TABLE, TIMING_STEP), "action_seconds": (0, 600), "busy_until": (0, D.CHAPTER_SECONDS + 59 + 600),
+    "mask": (0, 1),
+}
+
+STATE_PROBLEMS = (
+    "ok",
+    "the labels or the super nasty groups are not the chapter's",
+    "the number of Argument stacks does not fit the chapter",
+    "every seat needs a character of its own, and absent seats none",
+    "an Argument stack lists a card that is not an Argument, or entries past its length",
+    "a hand slot holds a card that card_loc/card_seat place elsewhere, or an absent seat holds cards",
+    "a talent space holds too many cards, entries past its length, or exists in a chapter without talents",
+    "an Argument is not accounted for exactly once (card_loc disagrees with the stacks, hands, talent spaces)",
+    "a Razupaltuff card is out of place",
+    "bib_count or bib_talent_count disagree with the cards in the Bib",
+    "a seat holds more than 4 cards (hand and pools), or Krapotke holds cards",
+    "hand_known is set for an empty hand slot",
+    "the Nazis are not each in exactly one place, or nazi_at, the stack's length or convinced disagree",
+    "a Nazi lies on a side the chapter does not prescribe",
+    "the game runs on although it is over (5 Nazis face up, or time up)",
+    "a pool is inconsistent (members, laid cards or dice, the sum, Maria's readings)",
+    "a pool sits full (a pool convinces the moment it is full)",
+    "Krapotke's dice are inconsistent (a 6 not blocked, a laid die without its pool)",
+    "an offer is inconsistent",
+    "end_reason disagrees with terminal, or the game is won with Nazis left",
+    "a talent is inconsistent (ready without talents, Herta over 4 uses, a seat busy without timing)",
+    "the clock disagrees with the moments played or the app's next signals",
+    "the cached masks are not what the rules give",
+)
+
+
+@njit(cache=True)
+def check_state(state):
+    """0 if the record is a position the rules can reach, else the code of its first problem
+    (texts in STATE_PROBLEMS). Assumes STATE_BOUNDS hold and never indexes out of bounds: the
+    checks run in order, and each may rely on the ones before it (e.g. the card counts on the
+    stacks', hands' and talent spaces' lengths)."""
+    num = int(state.num_players)
+    for check in range(1, len(STATE_PROBLEMS)):
+        if not _holds(state, num, check):
+            return check
+    return 0
+
+
+@njit(cache=True)
+def _holds(state, num, check):
+    if check == 1:
+        return _chapter_ok(state)
+    if check == 2:
+        return state.num_stacks == (D.RUN_OUT_STACKS if state.labels & D.L_RUN_OUT else D.STACKS)
+    if check == 3:
+        return _characters_ok(state, num)
+    if check == 4:
+        return _stacks_ok(state)
+    if check == 5:
+        return _hands_ok(state, num)
+    if check == 6:
+        return _talent_spaces_ok(state, num)
+    if check == 7:
+        return _arguments_placed_once(state, num)
+    if check == 8:
+        return _razupaltuff_ok(state, num)
+    if check == 9:
+        return _bib_counts_ok(state)
+    if check == 10:
+        return _holdings_ok(state, num)
+    if check == 11:
+        for seat in range(MAX_PLAYERS):
+            for i in range(HAND):
+                if state.hand[seat, i] < 0 and state.hand_known[seat, i]:
+                    return False
+        return True
+    if check == 12:
+        return _nazis_placed_once(state)
+    if check == 13:
+        for nazi in range(D.NUM_NAZIS):
+            if state.nasty[nazi] != (1 if state.nasty_groups & GROUP_OF_KIND[NASTY_KIND[nazi]] else 0):
+                return False
+        return True
+    if check == 14:
+        return state.terminal or (face_up_count(state) < D.LOSE_FACE_UP and state.clock < D.CHAPTER_SECONDS)
+    if check == 15:
+        return _pools_ok(state, num)
+    if check == 16:
+        for nazi in range(D.NUM_NAZIS):
+            if not state.terminal and state.pool_count[nazi] > 0 \
+                    and state.pool_fixed[nazi] + _lowest_bit(state.pool_readings[nazi]) >= NAZI_IQ[nazi]:
+                return False
+        return True
+    if check == 17:
+        return _dice_ok(state, num)
+    if check == 18:
+        return _offers_ok(state, num)
+    if check == 19:
+        if (state.terminal != 0) != (state.end_reason != END_NONE):
+            return False
+        return state.end_reason != END_WON or state.convinced == D.NUM_NAZIS
+    if check == 20:
+        return _talents_and_timing_ok(state, num)
+    if check == 21:
+        return _clock_ok(state)
+    return _masks_ok(state, num)
+
+
+@njit(cache=True)
+def _chapter_ok(state):
+    if state.chapter < D.NUM_CHAPTERS:
+        return state.labels == CHAPTER_LABELS[state.chapter] and state.nasty_groups == CHAPTER_GROUPS[state.chapter]
+    always = D.L_EXPANSION | D.L_TALENTS | D.L_RANDOM_CHARS
+    optional = 0
+    for i in range(RANDOM_LABEL_FLAGS.shape[0]):
+        optional |= RANDOM_LABEL_FLAGS[i]
+    both_views = D.L_OPEN | D.L_BLIND
+    return (state.labels & always) == always and (state.labels & ~(always | optional | both_views)) == 0 \
+        and (state.labels & both_views) != both_views
+
+
+@njit(cache=True)
+def _characters_ok(state, num):
+    seen = 0
+    for seat in range(MAX_PLAYERS):
+        kind = state.character[seat]
+        if seat >= num:
+            if kind != -1:
+                return False
+        elif kind < 0 or seen >> kind & 1:
+            return False
+        else:
+            seen |= 1 << kind
+    return True
+
+
+@njit(cache=True)
+def _stacks_ok(state):
+    for s in range(D.RUN_OUT_STACKS):
+        length = state.stack_len[s] if s < state.num_stacks else 0
+        for j in range(NUM_ARG):
+            card = state.stack[s, j]
+            if (j < length) != (card >= 0):
+                return False
+            if card >= 0 and state.card_loc[card] != LOC_STACK:
+                return False
+    return True
+
+
+@njit(cache=True)
+def _hands_ok(state, num):
+    for seat in range(MAX_PLAYERS):
+        for i in range(HAND):
+            card = state.hand[seat, i]
+            if card < 0:
+                continue
+            if seat >= num or state.card_loc[card] != LOC_HAND or state.card_seat[card] != seat:
+                return False
+            for j in range(i):
+                if state.hand[seat, j] == card:
+                    return False
+    return True
+
+
+@njit(cache=True)
+def _talent_spaces_ok(state, num):
+    for seat in range(MAX_PLAYERS):
+        length = state.talent_len[seat]
+        most = 0
+        if seat < num and state.labels & D.L_TALENTS:
+            most = D.HERTA_TALENT_CARDS if state.character[seat] == D.HERTA else 1
+        if length > most:
+            return False
+        for j in range(D.HERTA_TALENT_CARDS):
+            card = state.talent[seat, j]
+            if (j < length) != (card >= 0):
+                return False
+            if card >= 0 and (state.card_loc[card] != LOC_TALENT or state.card_seat[card] != seat):
+                return False
+    return True
+
+
+@njit(cache=True)
+def _arguments_placed_once(state, num):
+    listed = np.zeros(NUM_CARDS, np.int64)  # how often each card appears in a stack, hand or talent space
+    for s in range(state.num_stacks):
+        for j in range(state.stack_len[s]):
+            listed[state.stack[s, j]] += 1
+    for seat in range(num):
+        for i in range(HAND):
+            if state.hand[seat, i] >= 0:
+                listed[state.hand[seat, i]] += 1
+        for j in range(state.talent_len[seat]):
+            listed[state.talent[seat, j]] += 1
+    for card in range(NUM_ARG):
+        loc = state.card_loc[card]
+        in_arrays = loc == LOC_STACK or loc == LOC_HAND or loc == LOC_TALENT
+        if loc == LOC_NONE or listed[card] != (1 if in_arrays else 0):
+            return False
+        seated = loc == LOC_HAND or loc == LOC_TALENT or loc == LOC_POOL
+        if seated != (state.card_seat[card] >= 0) or state.card_seat[card] >= num:
+            return False
+        if (loc == LOC_POOL) != (state.card_nazi[card] >= 0):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _razupaltuff_ok(state, num):
+    wanted = 0
+    if state.labels & D.L_RAZUPALTUFF:
+        wanted = 1 if num <= 3 else 2
+    held = 0
+    for card in range(NUM_ARG, NUM_CARDS):
+        loc = state.card_loc[card]
+        if state.card_nazi[card] != -1:
+            return False
+        if loc == LOC_HAND:
+            seat = state.card_seat[card]
+            if seat < 0 or seat >= num:
+                return False
+            found = 0
+            for i in range(HAND):
+                found += state.hand[seat, i] == card
+            if found != 1:
+                return False
+            held += 1
+        elif loc != LOC_NONE or state.card_seat[card] != -1:
+            return False
+        else:
+            for seat in range(MAX_PLAYERS):
+                for i in range(HAND):
+                    if state.hand[seat, i] == card:
+                        return False
+    return held == wanted
+
+
+@njit(cache=True)
+def _bib_counts_ok(state):
+    count, from_talent = 0, 0
+    for card in range(NUM_ARG):
+        if state.card_loc[card] == LOC_BIB:
+            count += 1
+            from_talent += state.from_talent[card]
+        elif state.from_talent[card]:
+            return False
+    return count == state.bib_count and from_talent == state.bib_talent_count
+
+
+@njit(cache=True)
+def _holdings_ok(state, num):
+    for seat in range(num):
+        held = cards_held(state, seat)
+        if state.character[seat] == D.KRAPOTKE and held > 0:
+            return False
+        if held > HAND:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _nazis_placed_once(state):
+    where = np.zeros(D.NUM_NAZIS, np.int64)  # 1: stack top or a space (face up), 2: below the top, 3: gone
+    length = int(state.nazi_stack_len)
+    for j in range(D.NUM_NAZIS):
+        nazi = state.nazi_stack[j]
+        if (j < length) != (nazi >= 0):
+            return False
+        if nazi >= 0:
+            if where[nazi]:
+                return False
+            where[nazi] = 1 if j == length - 1 else 2
+    for i in range(D.NUM_SPACES):
+        nazi = state.space[i]
+        if nazi >= 0:
+            if where[nazi]:
+                return False
+            where[nazi] = 1
+    gone = 0
+    for nazi in range(D.NUM_NAZIS):
+        if where[nazi] == 0:
+            where[nazi] = 3
+            gone += 1
+        expected = NAZI_FACE_UP if where[nazi] == 1 else (NAZI_STACK if where[nazi] == 2 else NAZI_CONVINCED)
+        if state.nazi_at[nazi] != expected:
+            return False
+    return gone == state.convinced
+
+
+@njit(cache=True)
+def _pools_ok(state, num):
+    cards = np.zeros((D.NUM_NAZIS, MAX_PLAYERS), np.int64)  # cards (dice) laid by each seat at each Nazi
+    for card in range(NUM_ARG):
+        if state.card_loc[card] == LOC_POOL:
+            nazi, seat = state.card_nazi[card], state.card_seat[card]
+            if not state.contrib[nazi, seat] or state.character[seat] == D.KRAPOTKE:
+                return False
+            cards[nazi, seat] += 1
+    for k in range(D.NUM_DICE):
+        nazi = state.die_nazi[k]
+        if nazi >= 0:
+            laid_by = -1
+            for seat in range(num):
+                if state.character[seat] == D.KRAPOTKE:
+                    laid_by = seat
+            if laid_by < 0 or not state.contrib[nazi, laid_by]:
+                return False
+            cards[nazi, laid_by] += 1
+    for nazi in range(D.NUM_NAZIS):
+        members, fixed, maria = 0, 0, False
+        for seat in range(MAX_PLAYERS):
+            laid = state.contrib[nazi, seat] != 0
+            if not laid:
+                if cards[nazi, seat] or state.contrib_value[nazi, seat] or state.contrib_talent[nazi, seat]:
+                    return False
+                continue
+            if seat >= num or cards[nazi, seat] < 2 or state.contrib_value[nazi, seat] < 1:
+                return False
+            members += 1
+            if state.character[seat] == D.MARIA:
+                maria = True
+                if state.contrib_value[nazi, seat] != _lowest_bit(state.pool_readings[nazi]):
+                    return False
+            else:
+                fixed += state.contrib_value[nazi, seat]
+        if members != state.pool_count[nazi] or fixed != state.pool_fixed[nazi]:
+            return False
+        if maria != (state.pool_readings[nazi] != 0) or (members and state.nazi_at[nazi] != NAZI_FACE_UP):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _dice_ok(state, num):
+    for k in range(D.NUM_DICE):
+        if (state.die_status[k] == DIE_BLOCKED) != (state.die_value[k] == 6):
+            return False
+        if (state.die_status[k] == DIE_POOLED) != (state.die_nazi[k] >= 0):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _offers_ok(state, num):
+    for seat in range(MAX_PLAYERS):
+        target, card = state.offer_to[seat], state.offer_card[seat]
+        if (target < 0) != (card < 0):
+            return False
+        if target < 0:
+            continue
+        if seat >= num or target >= num or target == seat or not has_hand(state, target):
+            return False
+        if state.card_loc[card] != LOC_HAND or state.card_seat[card] != seat:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _talents_and_timing_ok(state, num):
+    talented = (state.labels & D.L_TALENTS) != 0
+    for seat in range(MAX_PLAYERS):
+        if state.talent_ready[seat] and (seat >= num or not talented):
+            return False
+        if seat < num and state.character[seat] == D.HERTA and state.talent_spent[seat] > D.HERTA_TALENT_CARDS:
+            return False
+        if state.timing == TIMING_STEP and state.busy_until[seat] > state.clock:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _clock_ok(state):
+    played = state.moment * state.seconds_per_step
+    if not (state.clock == played or (state.terminal and state.clock == played - state.seconds_per_step)):
+        return False
+    if state.terminal:
+        return True
+    if state.last_nazi > state.clock or (state.nazi_stack_len > 0 and state.next_nazi <= state.clock):
+        return False
+    return not (state.labels & D.L_SWAP_PLACES) or state.next_swap > state.clock
+
+
+@njit(cache=True)
+def _masks_ok(state, num):
+    """The masks are exactly what :func:`refresh` computes (on a copy of the record)."""
+    copy = np.empty(1, STATE)
+    copy[0] = state
+    refresh(copy[0])
+    for seat in range(MAX_PLAYERS):
+        for a in range(NUM_ACTIONS):
+            if state.mask[seat, a] != (copy[0].mask[seat, a] if seat < num else 0):
+                return False
+    return True
+
+
+@njit(cache=True)
+def playout_value(state, values):
+    """Each seat's estimated return from here to the end (the team shares it): an estimate of the
+    chance ``p`` to win, as ``2 p - 1`` on the +1/-1 scale, plus, with reward shaping, ``p`` times
+    the 1/18 still to come per Nazi left. ``p`` weighs progress against the clock: the share of
+    Nazis convinced (in chapters with a Bib goal 80% of it, and 20% the Bib's share of its goal)
+    minus the share of the 18 minutes gone, shifted to 1/2 for a team on pace, and lowered by the
+    Nazis lying face up (each beyond the first takes a tenth: 5 lose). 0 once the game is over."""
+    num = int(state.num_players)
+    if state.terminal:
+        return
+    progress = state.convinced / D.NUM_NAZIS
+    if state.labels & (D.L_BIB10 | D.L_BIB10_TALENT):
+        count = state.bib_talent_count if state.labels & D.L_BIB10_TALENT else state.bib_count
+        progress = 0.8 * progress + 0.2 * min(1.0, count / D.BIB_GOAL)
+    elapsed = state.clock / D.CHAPTER_SECONDS
+    p = 0.5 + (progress - elapsed) - 0.1 * max(0, face_up_count(state) - 1)
+    p = min(1.0, max(0.0, p))
+    value = 2.0 * p - 1.0
+    if state.shaping:
+        value += p * (D.NUM_NAZIS - state.convinced) / D.NUM_NAZIS
+    for seat in range(num):
+        values[seat] = value
+
+
+register_engine(STATE, reset=reset, legal_mask=legal_mask, step=step, observe=observe, determinize=determinize,
+                check_state=check_state, playout_value=playout_value)

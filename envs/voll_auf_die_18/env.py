@@ -3,10 +3,10 @@
 | | |
 |---|---|
 | Import | ``from envs import voll_auf_die_18_v0`` |
-| Actions | Discrete(505), every seat every step |
+| Actions | Discrete(509), every seat every step |
 | Parallel API | yes (the AEC form via ``parallel_to_aec``) |
 | Agents | ``player_0`` .. ``player_{n-1}``, n = 2..5 |
-| Observation | ``{"observation": float32[1909], "action_mask": int8[505]}`` |
+| Observation | ``{"observation": float32[2033], "action_mask": int8[509]}`` |
 
 Everyone plays at once against the clock: the chapter lasts 18 minutes, a new Nazi turns up every
 33-45 s, and each env step is one moment of ``seconds_per_step`` seconds in which every seat takes
@@ -33,6 +33,7 @@ Actions (one flat space; see ``action_to_str``):
 | 499-502 | Krapotke: roll die k |
 | 503 | Krapotke: roll all dice (frees blocked 6s) |
 | 504 | emergency redraw (once per chapter, for everyone) |
+| 505-508 | Blind Trust with full communication: tell the player ``r`` seats on the fronts of her hand (r - 1) |
 
 Nazi slots: 0 is the top of the Nazi stack, 1-4 the spaces around it. Subsets list the hand slots
 in the order 01, 02, 12, 03, 13, 23, 012, 013, 023, 123, 0123.
@@ -41,18 +42,24 @@ Rewards: shared: +1 to every seat when the chapter is won, -1 when it is lost; w
 ``reward_shaping=True`` also +1/18 per Nazi convinced.
 
 Information: ``communication="full"`` (the rulebook lets players share everything) shows every
-hand to every seat, except what the chapter hides (Blind Trust: your own fronts, unless you are
-God); ``"none"`` shows each seat only its own hand fronts (and the backs of all). Nobody sees
+hand to every seat, except in Blind Trust a seat's own fronts (unless it is God): a team-mate must
+spend a step telling her (``tell``), and cards she draws later are unknown to her again.
+``"none"`` shows each seat the fronts that face it: its own, Maria's (she holds her cards the wrong
+way round) and, in Blind Trust, everyone's but God's; the backs of all. Nobody sees
 the order of the stacks. ``infos[agent]["hints"]`` (``hints=True``) holds, per Nazi slot, one
 exact team argumentation the seat can know of (hand-slot subsets per relative seat, 0: none) and
-``infos[agent]["ways"]`` how many there are.
+``infos[agent]["ways"]`` how many there are. Once the game is over ``infos[agent]["end_reason"]``
+is why, an int code named by ``engine.END_REASON_NAMES`` (won, 5 Nazis face up, time ran out, and
+the ways to run out of Arguments that the engine recognises the moment they are certain).
 
 Options (besides ``num_players``, ``max_cycles``, ``illegal_action``, ``render_mode``):
 ``chapter`` (1-18, 19 random; default 1), ``seconds_per_step`` (1-60, default 3),
 ``communication`` ("full" | "none"), ``characters`` (None or one name per seat: kangaroo,
 kleinkuenstler, friedrich_wilhelm, otto_von, maria, krapotke, god, herta), ``reward_shaping``
 (False), ``hints`` (True), ``chapter19_seed`` (None: a new random chapter every game),
-``bib_start`` (None: 4/3/2/1 open Bib cards for 2/3/4/5 players). Every rule and every decision
+``bib_start`` (None: 4/3/2/1 open Bib cards for 2/3/4/5 players), ``timing`` ("table": an action
+keeps its seat busy for as long as it takes at the table, ``data.ACTION_SECONDS``; "step": every
+action takes one step), ``action_seconds`` (None, or a dict overriding ``data.ACTION_SECONDS``). Every rule and every decision
 where the rulebook is silent: ``docs/rules/voll_auf_die_18.md``.
 
 Observation blocks (relative seats: 0 is the observing seat, 1 the next, ...):
@@ -69,7 +76,6 @@ from . import engine as E
 from . import render
 
 SLOT_NAMES = ("the stack top", "space 1", "space 2", "space 3", "space 4")
-END_REASONS = ("running", "won", "5 Nazis face up", "time ran out", "the Arguments can no longer convince")
 
 
 def card_name(card):
@@ -108,6 +114,8 @@ def action_name(action, config):
         return "roll all dice"
     if a == E.A_EMERGENCY:
         return "emergency redraw"
+    if E.A_TELL <= a < E.NUM_ACTIONS:
+        return f"tell player +{a - E.A_TELL + 1} her cards"
     return f"action {a} (out of range)"
 
 
@@ -139,9 +147,19 @@ def _check_bib(value):
     return int_range(0, 20)(value)
 
 
+def _check_action_seconds(value):
+    if value is None:
+        return None
+    if not isinstance(value, dict) or set(value) - set(D.ACTION_SECONDS):
+        return f"expected None or a dict with keys from {list(D.ACTION_SECONDS)}"
+    if any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v <= 600 for v in value.values()):
+        return "expected whole seconds from 0 to 600"
+    return None
+
+
 def infos(state, config, seat):
     """Per seat: the hints (what the argument search finds among the hands this seat can see)
-    and, once the game is over, why it ended."""
+    and, once the game is over, why it ended (``end_reason``, an int: see END_REASON_NAMES)."""
     info = {}
     if config["hints"]:
         states = state.base  # the env's length-1 record array (numba takes arrays cheaply)
@@ -152,7 +170,7 @@ def infos(state, config, seat):
         E.hints(states, seat, hint, ways)
         info["hints"], info["ways"] = hint, ways
     if state["terminal"]:
-        info["end_reason"] = END_REASONS[int(state["end_reason"])]
+        info["end_reason"] = int(state["end_reason"])  # a code: its name is engine.END_REASON_NAMES[code]
     return info
 
 
@@ -168,6 +186,10 @@ OPTIONS = {
     "chapter19_seed": Option(None, "chapter 19: None draws a new random chapter each game; an int fixes it",
                              check=_check_seed),
     "bib_start": Option(None, "open Bib cards at setup (None: 4/3/2/1 for 2/3/4/5 players)", check=_check_bib),
+    "timing": Option("table", "'table': an action keeps its seat busy as long as it takes at the table "
+                              "(data.ACTION_SECONDS); 'step': every action takes one step", choices=("table", "step")),
+    "action_seconds": Option(None, "None, or a dict overriding data.ACTION_SECONDS (e.g. {'argue': 20})",
+                             check=_check_action_seconds),
 }
 
 GAME = Game(

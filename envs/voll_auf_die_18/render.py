@@ -1,7 +1,8 @@
 """Voll auf die 18 drawn for people: ``ansi`` (text) and ``rgb`` (a picture of the table).
 
-``viewer`` limits the text to what one seat may know (hidden fronts show as ``??``); the picture
-shows everything except the stacks' order.
+``viewer`` limits the text to what one seat may know (hidden fronts show as ``??``); without it,
+a hand card its holder does not know (Blind Trust, until told) is marked ``?``. The picture shows
+everything except the stacks' order.
 """
 
 from envs.core.render import COLOURS, Canvas
@@ -10,7 +11,6 @@ from . import data as D
 from . import engine as E
 
 SLOT_NAMES = ("stack top", "space 1", "space 2", "space 3", "space 4")
-END_REASONS = ("", "WON", "lost: 5 Nazis face up", "lost: time ran out", "lost: the Arguments can no longer convince")
 
 
 def _card(card, front=True):
@@ -36,10 +36,21 @@ def _nazi(state, nazi):
     return f"IQ {iq} [{D.NAZI_KIND_NAMES[kind]}{extra}]"
 
 
-def _front_known(state, viewer, holder):
+def _front_known(state, viewer, holder, slot):
     if viewer is None:
         return True
-    return bool(E.sees_front(state, viewer, holder))
+    return bool(E.knows_front(state, viewer, holder, slot))
+
+
+def _hand(state, viewer, seat):
+    """A hand as text; in the full view a card its holder does not know is marked ``?``."""
+    shown = []
+    for slot, c in enumerate(state["hand"][seat]):
+        text = _card(int(c), _front_known(state, viewer, seat, slot))
+        if viewer is None and 0 <= c < D.NUM_ARGUMENTS and not E.knows_front(state, seat, seat, slot):
+            text += "?"
+        shown.append(text)
+    return " ".join(shown)
 
 
 def ansi(state, config, viewer=None):
@@ -54,7 +65,7 @@ def ansi(state, config, viewer=None):
         + (" | emergency used" if state["emergency_used"] else ""),
     ]
     if state["terminal"]:
-        lines.append(f"GAME OVER: {END_REASONS[int(state['end_reason'])]}")
+        lines.append(f"GAME OVER: {E.END_REASON_NAMES[int(state['end_reason'])]}")
     for slot in range(E.NUM_SLOTS):
         nazi = int(E.nazi_in_slot(state, slot))
         if nazi < 0:
@@ -73,18 +84,19 @@ def ansi(state, config, viewer=None):
                      + (f"  pool {'; '.join(pool)} (needs {need})" if pool else ""))
     for seat in range(num):
         character = int(state["character"][seat])
-        front = _front_known(state, viewer, seat)
         if character == D.KRAPOTKE:
             status = ("", "(used)", "(blocked)", "(laid)")
             held = " ".join(f"{D.COLOUR_LETTERS[k]}{int(state['die_value'][k])}{status[int(state['die_status'][k])]}"
                             for k in range(D.NUM_DICE))
         else:
-            held = " ".join(_card(int(c), front) for c in state["hand"][seat])
+            held = _hand(state, viewer, seat)
         talent = ""
         if state["labels"] & D.L_TALENTS:
             talent = f" | talent {'READY' if state['talent_ready'][seat] else 'off'} ({int(state['talent_len'][seat])})"
         offer = ""
         if state["offer_to"][seat] >= 0:
+            slot = list(state["hand"][seat]).index(state["offer_card"][seat])
+            front = viewer == state["offer_to"][seat] or _front_known(state, viewer, seat, slot)
             offer = f" | offers {_card(int(state['offer_card'][seat]), front)} to p{int(state['offer_to'][seat])}"
         me = " (you)" if viewer == seat else ""
         lines.append(f"p{seat}{me} {D.CHARACTER_NAMES[character]:>17}: {held}{talent}{offer}")
@@ -103,7 +115,7 @@ def rgb(state, config):
     canvas.text(10, 8, f"Chapter {int(state['chapter'])}  {clock // 60}:{clock % 60:02d}/18:00  "
                 f"convinced {int(state['convinced'])}/18  stack {int(state['nazi_stack_len'])}", size=16)
     if state["terminal"]:
-        canvas.text(520, 8, END_REASONS[int(state["end_reason"])][:28], size=14, fill=COLOURS["red"])
+        canvas.text(430, 8, E.END_REASON_NAMES[int(state["end_reason"])][:40], size=12, fill=COLOURS["red"])
     for slot in range(E.NUM_SLOTS):
         x, y = 10 + slot * 150, 34
         nazi = int(E.nazi_in_slot(state, slot))

@@ -11,7 +11,9 @@ FAR = 30000  # a clock time that never comes: freezes new Nazis and seat swaps
 
 
 def table(num_players=2, chapter=1, seed=0, freeze=True, **options):
-    """A fresh Parallel env after reset; with ``freeze`` no Nazi arrives and nobody swaps places."""
+    """A fresh Parallel env after reset; with ``freeze`` no Nazi arrives and nobody swaps places.
+    Scripted rule tests take one action per seat per step: timing="step" unless given."""
+    options.setdefault("timing", "step")
     env = voll_auf_die_18_v0.parallel_env(num_players=num_players, chapter=chapter, **options)
     env.reset(seed=seed)
     if freeze:
@@ -53,6 +55,7 @@ def arrange(env, hands=None, bib=(), discard=(), nazis=None, convinced=(), talen
         talent = {seat: [int(c) for c in r["talent"][seat, : r["talent_len"][seat]]] for seat in range(num)}
     hands, bib, discard = _resolve(hands or {}, list(bib), list(discard), talent)
     r["hand"][:] = -1
+    r["hand_known"][:] = 0
     r["card_seat"][:] = -1
     r["card_nazi"][:] = -1
     r["card_loc"][:] = E.LOC_NONE
@@ -195,6 +198,10 @@ ROLL_ALL = E.A_ROLL_ALL
 EMERGENCY = E.A_EMERGENCY
 
 
+def tell(rel):
+    return E.A_TELL + rel - 1
+
+
 def legal(env, seat):
     return set(np.flatnonzero(env.observe(env.possible_agents[seat])["action_mask"]).tolist())
 
@@ -227,6 +234,7 @@ def check_invariants(r):
         assert (r["stack"][s, r["stack_len"][s]:] == -1).all()
     for seat in range(num):
         held = 0
+        assert (r["hand_known"][seat][r["hand"][seat] < 0] == 0).all(), "an empty slot is known to nobody"
         for c in r["hand"][seat]:
             if c >= 0:
                 seen[c] += 1

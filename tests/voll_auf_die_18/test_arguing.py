@@ -165,6 +165,19 @@ def test_krapotke_pair_joins_a_team():
     assert convinced(env, 6)
 
 
+def test_a_team_mates_withdrawal_leaves_krapotkes_dice_in_the_pool():
+    env = table(characters=["krapotke", "kangaroo"])
+    arrange(env, hands={1: ["R1", "R2", "Y2", "B3"]}, nazis={0: 9, 1: 20})
+    set_dice(env, [2, 2, 5, 1])
+    play(env, argue(1, (0, 1)), argue(1, (0, 1)))     # pair of 2s (4) + red 1 + red 2 (3): 7 of 20
+    play(env, E.A_WAIT, withdraw(1))                  # the Kangaroo takes her cards back
+    r = rec(env)
+    assert list(r["die_status"][:2]) == [E.DIE_POOLED, E.DIE_POOLED] and r["pool_fixed"][nazi_id(20)] == 4
+    check_invariants(r)
+    play(env, withdraw(1))
+    assert list(rec(env)["die_status"][:2]) == [E.DIE_FREE, E.DIE_FREE]
+
+
 def test_krapotke_sixes_are_blocked_until_all_dice_are_rolled():
     env = table(characters=["krapotke", "kangaroo"])
     set_dice(env, [6, 6, 3, 3])
@@ -392,3 +405,38 @@ def test_razupaltuff_blocks_a_slot_and_never_argues():
     env4 = table(num_players=4, chapter=7)
     held = [int(c) for c in rec(env4)["hand"].ravel()]
     assert D.RAZUPALTUFF[0] in held and D.RAZUPALTUFF[1] in held, "4-5 players: both"
+
+
+@pytest.mark.parametrize("chapter", [1, 3, 5, 7, 8, 9, 11, 12, 14, 16, 18, 19])
+def test_the_argue_mask_is_exactly_what_laying_accepts(chapter):
+    """Over positions of random play: an argue action is in a seat's mask exactly when laying it
+    (alone, now) would put the cards into the pool, for every seat that knows its cards."""
+    from envs.testing.play import random_action
+
+    from .helpers import table
+
+    checked = 0
+    for seed in range(3):
+        env = table(num_players=3, chapter=chapter, seed=seed, freeze=False)
+        r = rec(env)
+        rng = np.random.default_rng(seed)
+        observations = {a: env.observe(a) for a in env.agents}
+        for _ in range(40):
+            if not env.agents:
+                break
+            for seat in range(3):
+                if E.is_busy(r, seat) or E.unknown_slots(r, seat):
+                    continue
+                for action in range(E.A_ARGUE, E.A_WITHDRAW):
+                    slot, s = divmod(action - E.A_ARGUE, E.NUM_SUBSETS)
+                    nazi = E.nazi_in_slot(r, slot)
+                    if nazi < 0:
+                        assert not r["mask"][seat, action]
+                        continue
+                    trial = np.array([r])
+                    E._argue(trial[0], seat, slot, E.SUBSETS[s], np.zeros(E.NUM_CARDS, np.int8))
+                    laid = trial[0]["pool_count"][nazi] > r["pool_count"][nazi]
+                    assert laid == bool(r["mask"][seat, action]), (seat, action)
+                    checked += 1
+            observations, *_ = env.step({a: random_action(observations[a], rng) for a in env.agents})
+    assert checked > 100

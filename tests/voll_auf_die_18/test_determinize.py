@@ -35,7 +35,7 @@ def seat_view(record, seat):
 
 
 CASES = [(2, 1, "full"), (3, 1, "none"), (3, 6, "full"), (2, 10, "full"), (4, 17, "none"), (3, 18, "none"),
-         (5, 12, "none"), (3, 9, "full")]
+         (5, 12, "none"), (3, 9, "full"), (3, 3, "none"), (4, 18, "full")]
 
 
 @pytest.mark.parametrize("num_players,chapter,communication", CASES)
@@ -81,10 +81,13 @@ def test_determinize_keeps_visible_hands_with_full_communication():
                                       truth["card_loc"][0, truth["card_loc"][0] != E.LOC_STACK])
 
 
-def test_blind_seat_samples_its_own_fronts_but_keeps_their_backs():
+def test_blind_seat_samples_its_own_fronts_but_keeps_their_backs_until_told():
     env = played(3, 10, seed=5)
+    r = env._states[0]
+    seat = [s for s in range(3) if r["character"][s] != D.GOD][0]
+    r["hand_known"][seat] = 0
+    E.refresh(r)
     truth = env.get_state()
-    seat = [s for s in range(3) if truth["character"][0, s] != D.GOD][0]
     fronts = set()
     for seed in range(10):
         record = sample(env, seat, seed)
@@ -96,6 +99,11 @@ def test_blind_seat_samples_its_own_fronts_but_keeps_their_backs():
                 assert D.CARD_BACK[c] == D.CARD_BACK[t]
         fronts.add(cards.tobytes())
     assert len(fronts) > 1
+    r["hand_known"][seat] = r["hand"][seat] >= 0   # a team-mate told her
+    E.refresh(r)
+    truth = env.get_state()
+    for seed in range(5):
+        np.testing.assert_array_equal(sample(env, seat, seed)["hand"][0, seat], truth["hand"][0, seat])
 
 
 def test_same_seed_same_sample_and_the_next_nazi_is_still_to_come():

@@ -9,7 +9,7 @@ from envs.testing.play import random_action
 from envs.voll_auf_die_18 import data as D
 from envs.voll_auf_die_18 import engine as E
 
-from .helpers import WAIT, argue, arrange, check_invariants, nazi_id, play, rec, table
+from .helpers import EMERGENCY, WAIT, argue, arrange, check_invariants, legal, nazi_id, play, rec, table
 
 
 # ---- the clock -------------------------------------------------------------------------------------
@@ -35,6 +35,33 @@ def test_a_new_nazi_every_33_to_45_seconds():
     gaps = np.diff([0] + arrivals)
     assert ((gaps >= 33) & (gaps <= 45)).all()
     assert r["end_reason"] == E.END_FIVE_FACE_UP
+
+
+def test_an_action_keeps_its_seat_busy_as_long_as_it_takes_at_the_table():
+    """timing="table": arguing takes 12 s, so at 3 s a step the seat can only wait in the next three
+    steps; waiting takes one step; the others go on meanwhile."""
+    env = table(characters=["kangaroo", "kleinkuenstler"], timing="table")
+    arrange(env, hands={0: ["R1", "R5", "Y2", "B3"], 1: ["R2", "Y3", "G4", "B5"]}, nazis={0: 23, 1: 20})
+    play(env, argue(1, (0, 1)))
+    for _ in range(3):
+        assert legal(env, 0) == {WAIT} and len(legal(env, 1)) > 1
+        views = env.observation_layout.views(env.observe("player_1")["observation"])
+        assert views["busy"][1] > 0 and views["busy"][0] == 0, "everyone sees who is busy"
+        play(env)
+    assert len(legal(env, 0)) > 1
+    assert rec(env)["clock"] == 12
+
+
+def test_the_emergency_redraw_keeps_everyone_busy_and_times_can_be_changed():
+    env = table(num_players=3, timing="table", action_seconds={"emergency": 30, "argue": 6})
+    play(env, EMERGENCY)
+    for _ in range(9):
+        assert all(legal(env, s) == {WAIT} for s in range(3))
+        play(env)
+    assert all(len(legal(env, s)) > 1 for s in range(3))
+    step_timing = table(num_players=3)
+    play(step_timing, EMERGENCY)
+    assert all(len(legal(step_timing, s)) > 1 for s in range(3)), "timing='step': every action takes one step"
 
 
 def test_each_step_costs_seconds_per_step():
@@ -166,11 +193,12 @@ def random_game(num_players, chapter, seed, freeze=False, steps=400, **options):
 def test_random_play_keeps_every_invariant(chapter):
     total = 0
     for num_players in (2, 3, 4, 5):
-        n, r = random_game(num_players, chapter, seed=chapter * 10 + num_players)
+        n, r = random_game(num_players, chapter, seed=chapter * 10 + num_players,
+                           timing=("step", "table")[num_players % 2])
         total += n
         assert r["terminal"], "random play ends (5 Nazis face up at the latest)"
     # with Nazis frozen the game runs until time is up (and visits everything on the way)
-    n, r = random_game(3, chapter, seed=chapter, freeze=True, steps=500)
+    n, r = random_game(3, chapter, seed=chapter, freeze=True, steps=500, timing="table")
     total += n
     assert r["terminal"] and r["end_reason"] in (E.END_TIME, E.END_NO_ARGUMENTS, E.END_WON)
     assert total > 300

@@ -6,9 +6,10 @@ import pytest
 from agents.base import RandomAgent
 from agents.heuristic import heuristic_for
 from envs import voll_auf_die_18_v0
+from envs.voll_auf_die_18 import data as D
 from envs.voll_auf_die_18 import engine as E
 
-from .helpers import arrange, nazi_id, rec, table
+from .helpers import arrange, cards, nazi_id, rec, table
 
 ENV_ID = "voll_auf_die_18_v0"
 
@@ -75,3 +76,40 @@ def test_heuristic_team_beats_random_team():
     _, heuristic_two = outcome("heuristic", 2, 1, games=40, seed=100)
     _, random_two = outcome("random", 2, 1, games=40, seed=100)
     assert heuristic_two >= random_two + 5, (heuristic_two, random_two)
+
+
+def first_action(env, seat):
+    player = heuristic_for(ENV_ID, seed=0)
+    player.reset(seat, ENV_ID, env.config)
+    o = env.observe(env.possible_agents[seat])
+    return player.act(o["observation"], o["action_mask"])
+
+
+def test_chapter_6_bib_guard_keeps_the_cards_from_talent_spaces():
+    """Chapter 6 counts Bib cards from talent spaces: with the stacks empty, a hand short of 4 may
+    draw from the Bib, but not a card the goal counts (it draws the yellow 1, not the red 6)."""
+    env = table(chapter=6, characters=["kangaroo", "kleinkuenstler"])
+    ids = cards("G1", "B2", "R2", "Y3", "G4", "B5", "R6", "Y1")
+    red_six, yellow_one = ids[6], ids[7]
+    arrange(env, hands={0: ids[:2], 1: ids[2:6]}, bib=ids[6:], talent={0: [], 1: []},
+            discard=[c for c in range(D.NUM_ARGUMENTS) if c not in ids], nazis={0: 23})
+    r = rec(env)
+    r["from_talent"][red_six] = 1
+    r["bib_talent_count"] = 1
+    E.refresh(r)
+    draw = first_action(env, 0)
+    assert draw == E.A_BIB + 2 * E.NUM_ARG + yellow_one
+    r["from_talent"][red_six] = 0
+    r["bib_talent_count"] = 0
+    assert first_action(env, 0) == E.A_BIB + 2 * E.NUM_ARG + red_six, "otherwise the highest value"
+
+
+def test_a_locked_finale_calls_the_emergency_redraw():
+    """The Nazi stack is empty (no Nazi comes any more) and nothing reaches the last Nazi: the
+    team does not sit and wait for the clock, it calls the emergency redraw."""
+    env = table(characters=["kangaroo", "kleinkuenstler"])
+    arrange(env, hands={0: ["R1", "Y1", "G1", "B1"], 1: ["R2", "Y2", "G2", "B2"]}, nazis={1: 23},
+            convinced=list(range(6, 23)))
+    assert first_action(env, 0) == E.A_EMERGENCY
+    arrange(env, hands={0: ["R1", "Y1", "G1", "B1"], 1: ["R2", "Y2", "G2", "B2"]}, nazis={0: 22, 1: 23})
+    assert first_action(env, 0) != E.A_EMERGENCY, "with Nazis still to come and room on the table: not yet"

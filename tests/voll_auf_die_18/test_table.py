@@ -121,17 +121,27 @@ def test_solo_task_any_seat_and_group_task_needs_everyone():
     assert rec(env)["card_loc"][group] == E.LOC_BIB
 
 
-def solo_on_top(env):
+def solo_on_top(env, s=0, depth=1):
+    """Put a card whose back asks for a solo task ``depth`` (1-3) from the top of stack ``s`` (one
+    that lies deeper in some stack)."""
     r = rec(env)
-    solo = [c for c in range(D.NUM_ARGUMENTS)
-            if r["card_loc"][c] == E.LOC_STACK and D.BACK_COND_KIND[D.CARD_BACK[c]] == D.COND_SOLO_TASK][0]
-    put_on_top(env, 0, solo)
+    high = {int(c) for t in range(int(r["num_stacks"])) for c in r["stack"][t, max(0, r["stack_len"][t] - 3):]}
+    solo = [c for c in range(D.NUM_ARGUMENTS) if r["card_loc"][c] == E.LOC_STACK and c not in high
+            and D.BACK_COND_KIND[D.CARD_BACK[c]] == D.COND_SOLO_TASK][0]
+    for t in range(int(r["num_stacks"])):
+        where = np.flatnonzero(r["stack"][t, : r["stack_len"][t]] == solo)
+        if where.size:
+            there = r["stack_len"][s] - depth
+            r["stack"][t, where[0]], r["stack"][s, there] = r["stack"][s, there], solo
+    E.refresh(r)
 
 
 def test_bib_of_10_is_an_extra_victory_condition():
     env = table(chapter=2, characters=["kangaroo", "kleinkuenstler"])
     bib = cards("G1", "G2", "G3", "G4", "G5", "G6", "Y1", "Y2")
     arrange(env, hands={0: ["R1", "R5", "Y3", "B3"]}, bib=bib, nazis={1: 6}, convinced=list(range(7, 24)))
+    for s, depth in ((0, 1), (0, 2), (0, 3), (1, 1)):  # the Kangaroo draws two from stack 0: tasks stay on top
+        solo_on_top(env, s, depth)
     rewards = play(env, argue(1, (0, 1)))
     r = rec(env)
     assert r["convinced"] == 18 and not r["terminal"], "all convinced, but only 8 Arguments in the Bib"
@@ -250,6 +260,20 @@ def test_swap_places_moves_everyone_one_seat_on():
     play(env, WAIT)
     assert list(r["character"][:3]) == characters[1:] + characters[:1]
     assert [hand(env, s) for s in range(3)] == hands[1:] + hands[:1]
+    check_invariants(r)
+
+
+def test_swapping_places_in_blind_trust_a_player_knows_the_hand_she_saw():
+    """Blind hands face the others: moving on, a player takes over a hand she could see."""
+    env = table(num_players=3, chapter=10)
+    r = rec(env)
+    r["labels"] |= D.L_SWAP_PLACES
+    r["hand_known"][:] = 0
+    r["next_swap"] = r["clock"] + 1
+    play(env, WAIT)
+    for seat in range(3):
+        held = r["hand"][seat] >= 0
+        assert (r["hand_known"][seat][held] == 1).all()
     check_invariants(r)
 
 
