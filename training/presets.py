@@ -28,6 +28,7 @@ Why these values (the reasoning; what they reach is measured in benchmarks/resul
 
 COMMON = {
     "net_arch": [256, 256],
+    "shared_layers": 1,      # the wide first layer is shared by policy and value (training/networks.py)
     "n_steps": 128,          # per sub-env; x num_envs (64) = 8192 samples per update
     "batch_size": 1024,
     "n_epochs": 4,
@@ -48,8 +49,8 @@ PRESETS = {
 }
 
 #: Knobs a preset sets and the command line may override.
-KNOBS = ("net_arch", "n_steps", "batch_size", "n_epochs", "learning_rate", "gamma", "gae_lambda", "ent_coef",
-         "pool_weights")
+KNOBS = ("net_arch", "shared_layers", "n_steps", "batch_size", "n_epochs", "learning_rate", "gamma", "gae_lambda",
+         "ent_coef", "pool_weights")
 
 
 def preset_for(env_id):

@@ -46,10 +46,12 @@ import envs
 from agents import RandomAgent
 from agents.policy import PolicyAgent, load_model
 from training.evaluate import evaluate
+from training.networks import policy_kwargs
 from training.presets import KNOBS, preset_for
 from training.wrappers import make_training_env
 
 BACKENDS = ("vector", "aec")
+LEGACY_DEFAULTS = {"shared_layers": 0}  # knobs that runs saved before them did not record, as those runs had them
 RUN_FILES = ("checkpoint.zip", "checkpoint_state.pt", "args.json", "learning.csv", "learning_curve.png")
 
 
@@ -338,7 +340,8 @@ def _new_model(args, env, out):
     np.random.seed(args.seed)
     return MaskablePPO("MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
                        learning_rate=args.learning_rate, gamma=args.gamma, gae_lambda=args.gae_lambda,
-                       ent_coef=args.ent_coef, policy_kwargs={"net_arch": list(args.net_arch)}, seed=args.seed,
+                       ent_coef=args.ent_coef, policy_kwargs=policy_kwargs(args.net_arch, args.shared_layers),
+                       seed=args.seed,
                        tensorboard_log=str(out / "tb"), device="cpu", verbose=0)
 
 
@@ -416,6 +419,8 @@ def build_parser():
     parser.add_argument("--torch-threads", type=int, default=1, help="threads for torch (default 1)")
     knobs = parser.add_argument_group("hyperparameters (default: the game's preset in training/presets.py)")
     knobs.add_argument("--net-arch", default=None, metavar="W,W", help="hidden layer widths, e.g. 256,256")
+    knobs.add_argument("--shared-layers", type=int, default=None, metavar="K",
+                       help="the first K hidden layers are shared by policy and value (0: separate networks)")
     for knob, kind in (("n_steps", int), ("batch_size", int), ("n_epochs", int), ("learning_rate", float),
                        ("gamma", float), ("gae_lambda", float), ("ent_coef", float)):
         knobs.add_argument(f"--{knob.replace('_', '-')}", type=kind, default=None,
@@ -493,6 +498,8 @@ def _apply_preset(parser, args):
     for knob in KNOBS:
         if getattr(args, knob) is None:
             setattr(args, knob, preset[knob])
+    if not 0 <= args.shared_layers <= len(args.net_arch):
+        parser.error(f"--shared-layers {args.shared_layers}: from 0 to the {len(args.net_arch)} layers of --net-arch")
     args.pool_weights = tuple(args.pool_weights)
     args.env_config = dict(preset["env_config"])
 
@@ -524,7 +531,7 @@ def _check_resume(parser, args):
         if getattr(args, name) is not None and getattr(args, name) != saved.get(name):
             parser.error(f"--resume {run} was trained with --{name.replace('_', '-')} {saved.get(name)}")
     for name in ("players", "backend", "num_envs", "pool_weights", "no_shaping", *KNOBS):
-        setattr(args, name, saved.get(name))  # the model keeps its own hyperparameters
+        setattr(args, name, saved.get(name, LEGACY_DEFAULTS.get(name)))  # the model keeps its own hyperparameters
     args.pool_weights = ",".join(str(w) for w in args.pool_weights)  # parsed again like the command line's
     args.net_arch = ",".join(str(w) for w in args.net_arch)
     args.out = str(run)

@@ -49,8 +49,18 @@ class SnapshotPolicy:
         import torch
 
         with torch.no_grad():
-            distribution = self.policy.get_distribution(torch.as_tensor(obs), action_masks=masks)
-            return distribution.get_actions(deterministic=self.deterministic).numpy().astype(np.int64)
+            logits = self.logits(torch.as_tensor(obs))
+            logits = logits.masked_fill(~torch.as_tensor(np.asarray(masks, bool)), -torch.inf)
+            if self.deterministic:
+                return logits.argmax(dim=1).numpy().astype(np.int64)
+            return torch.multinomial(torch.softmax(logits, dim=1), 1)[:, 0].numpy().astype(np.int64)
+
+    def logits(self, obs):
+        """The policy head's logits before masking: the actor's path of ``get_distribution``,
+        without building a distribution object per call (opponents act in many small batches)."""
+        policy = self.policy
+        latent = policy.mlp_extractor.forward_actor(policy.pi_features_extractor(obs.float()))
+        return policy.action_net(latent)
 
 
 class _BatchBase(VecEnv):
