@@ -4,6 +4,7 @@ import os
 import pathlib
 import platform
 import statistics
+import threading
 import time
 
 RESULTS = pathlib.Path(__file__).resolve().parent / "results"
@@ -32,6 +33,37 @@ def machine_line():
     except OSError:
         pass
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+class LoadSampler:
+    """The machine's 1-minute load average, sampled every ``every`` seconds while the block runs.
+
+    A speed or learning figure means little without the load it was measured under (the count
+    includes the measuring process itself: 1.0 is one busy process, 2.0 fills this 2-core machine).
+    """
+
+    def __init__(self, every=15.0):
+        self.every, self.samples = every, []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self):
+        while True:
+            self.samples.append(os.getloadavg()[0])
+            if self._stop.wait(self.every):
+                return
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+    def summary(self):
+        """``{"mean": m, "max": x}`` of the samples, rounded to 0.1."""
+        return {"mean": round(statistics.fmean(self.samples), 1), "max": round(max(self.samples), 1)}
 
 
 def write_result(name, text):

@@ -18,13 +18,14 @@ can be run one at a time (``--env``); every number comes from the run that wrote
 
 import argparse
 import json
+import os
 import pathlib
 import shutil
 import time
 
 import envs
 
-from .common import RESULTS, machine_line, write_result
+from .common import RESULTS, LoadSampler, machine_line, write_result
 
 RUNS = RESULTS / "learning_runs"  # one game's full run (curve, command, machine) per file
 
@@ -91,6 +92,11 @@ def _rate(result):
     return text
 
 
+def _load_text(row):
+    load = row.get("load")  # runs stored before the sampler have none
+    return f", load average {load['mean']} (max {load['max']}) on {os.cpu_count()} cores" if load else ""
+
+
 def report(rows):
     """The results page, from every game's stored run (each names its own command and run time)."""
     games = sorted({row["eval_games"] for row in rows.values()})
@@ -124,7 +130,7 @@ def report(rows):
         keys = [k for k in row["history"][0] if k.startswith("win_rate")]
         lines += [f"### {env_id}", "", f"`{row['bench_command']}`, which trained with `{row['command']}`", "",
                   f"Machine: {row['machine']}. Run {row['started']} UTC, {row['total_minutes']} minutes in all "
-                  f"(training and {row['eval_games']} evaluation games per line).", "",
+                  f"(training and {row['eval_games']} evaluation games per line){_load_text(row)}.", "",
                   "| steps | " + " | ".join(k.replace("win_rate_", "").replace("_", " ") for k in keys) + " |",
                   "|---:|" + "---:|" * len(keys)]
         lines += [f"| {h['timesteps']:,} | " + " | ".join(f"{h.get(k, float('nan')):.2f}" for k in keys) + " |"
@@ -146,9 +152,10 @@ def main(argv=None):
         parser.error(f"unknown env ids {unknown}" if unknown else "--minutes and --games must be positive")
     for env_id in env_ids:
         started, clock = time.strftime("%Y-%m-%d %H:%M", time.gmtime()), time.perf_counter()
-        row = measure(env_id, PLAYERS.get(env_id, envs.game_of(env_id).default_players), args.minutes,
-                      args.games, args.seed)
-        row.update(machine=machine_line(), started=started, eval_games=args.games,
+        with LoadSampler() as load:
+            row = measure(env_id, PLAYERS.get(env_id, envs.game_of(env_id).default_players), args.minutes,
+                          args.games, args.seed)
+        row.update(machine=machine_line(), started=started, eval_games=args.games, load=load.summary(),
                    bench_command=f"python -m benchmarks.learning --env {env_id} --minutes {args.minutes:g} "
                                  f"--games {args.games} --seed {args.seed}",
                    total_minutes=round((time.perf_counter() - clock) / 60, 1))
