@@ -23,7 +23,7 @@ import time
 
 import envs
 
-from .common import RESULTS, machine_line, write_result
+from .common import RESULTS, LoadSampler, machine_line, write_result
 
 SAMPLES_PER_UPDATE = 8192
 SETTINGS = {"vector": {"num_envs": 64}, "aec": {"num_envs": 2}}
@@ -125,27 +125,30 @@ def main(argv=None):
         parser.error(f"unknown env ids {unknown}; valid: {list(envs.ENV_IDS)}")
     started = time.perf_counter()
     results = {}
-    for env_id in env_ids:
-        for pool in POOLS:
-            r = results.setdefault(env_id, {})[pool] = {
-                backend: measure(env_id, backend, args.updates, pool) for backend in ("aec", "vector")}
-            r["ratio"] = r["vector"]["steps_per_s"] / r["aec"]["steps_per_s"]
-            print(f"{env_id} ({pool}): aec {r['aec']['steps_per_s']:.0f}/s, vector {r['vector']['steps_per_s']:.0f}/s,"
-                  f" x{r['ratio']:.1f}", flush=True)
+    with LoadSampler() as load:
+        for env_id in env_ids:
+            for pool in POOLS:
+                r = results.setdefault(env_id, {})[pool] = {
+                    backend: measure(env_id, backend, args.updates, pool) for backend in ("aec", "vector")}
+                r["ratio"] = r["vector"]["steps_per_s"] / r["aec"]["steps_per_s"]
+                print(f"{env_id} ({pool}): aec {r['aec']['steps_per_s']:.0f}/s, "
+                      f"vector {r['vector']['steps_per_s']:.0f}/s, x{r['ratio']:.1f}", flush=True)
     minutes = (time.perf_counter() - started) / 60
-    command = "python -m benchmarks.training_speed " + " ".join(argv or [])
+    command = ("python -m benchmarks.training_speed " + " ".join(argv or [])).strip()
     (RESULTS / "training_speed.json").write_text(json.dumps(
-        {"command": command.strip(), "machine": machine_line(), "minutes": minutes, "results": results}, indent=2))
-    write_result("training_speed", report(results, command.strip(), minutes))
+        {"command": command, "machine": machine_line(), "minutes": minutes, "load": load.summary(),
+         "results": results}, indent=2))
+    write_result("training_speed", report(results, command, minutes, load.summary()))
 
 
 def _share(result, key):
     return f"{100 * result['share'].get(key, 0.0):.0f}%"
 
 
-def report(results, command, minutes):
+def report(results, command, minutes, load):
     lines = ["# Training speed: batched (vector) against per-process (aec) self-play", "",
-             f"Machine: {machine_line()}. Command: `{command}`; took {minutes:.1f} minutes.", "",
+             f"Machine: {machine_line()}. Command: `{command}`; took {minutes:.1f} minutes, load average "
+             f"{load['mean']} (max {load['max']}; the aec backend itself runs 2 env processes).", "",
              f"Same network and PPO settings per game (its preset, {SAMPLES_PER_UPDATE} samples per update: "
              "64 batched games x 128 steps against 2 env processes x 4096 steps), same opponents for both "
              "backends: *pool* is random / heuristic / one frozen snapshot at odds 0.3 / 0.3 / 0.4, *no "
