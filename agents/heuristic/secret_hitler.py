@@ -58,13 +58,21 @@ class HeuristicAgent(base.Agent):
         self.alive = v["alive"][: self.n] > 0
         self.fascists_enacted = int(v["fascist_track"].argmax())
         self.zone = self.fascists_enacted >= E.HITLER_ZONE
-        self.suspicion = self._suspicion()
+        self._suspicion_now = None
         phase = int(v["phase"].argmax())
         action = self._choose(phase)
         if action is None or not action_mask[action]:
             legal = np.flatnonzero(action_mask)
             action = int(legal[self.rng.integers(legal.size)])
         return int(action)
+
+    @property
+    def suspicion(self):
+        """This decision's suspicion of each seat, worked out only when the decision needs it
+        (legislating and claiming do not: they are most of the calls)."""
+        if self._suspicion_now is None:
+            self._suspicion_now = self._suspicion()
+        return self._suspicion_now
 
     @property
     def liberal_minded(self):
