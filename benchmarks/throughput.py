@@ -1,6 +1,6 @@
 """Throughput of random legal-action rollouts: every env id, every API, and peers in the same run.
 
-    python -m benchmarks.throughput [--quick]
+    python -m benchmarks.throughput [--quick] [--before OLD.json --before-label TEXT]
 
 Rows (decisions per second, median of repeats after a warm-up):
   aec        PettingZoo AEC loop (agent_iter / last / step), actions drawn from the mask in Python
@@ -11,11 +11,15 @@ Rows (decisions per second, median of repeats after a warm-up):
 Each VectorGame row is measured with 1 thread and with all cores. Peers: PettingZoo classic
 games through the same AEC loop; OpenSpiel through pyspiel (legal_actions / apply_action, no
 observation tensors); Pgx batched under jax.jit when pgx and jax are installed.
-Writes benchmarks/results/throughput.md and throughput.png.
+``--before`` adds the rows of an earlier run's throughput.json (e.g. the one committed before a
+rules change: ``git show <commit>:benchmarks/results/throughput.json > old.json``) as a column
+beside this run's, with the ratio, so a change's cost is read off one page.
+Writes benchmarks/results/throughput.md, throughput.json and throughput.png.
 """
 
 import argparse
 import json
+import sys
 import time
 
 import numba
@@ -24,7 +28,7 @@ import numpy as np
 import envs
 from envs.core.vector import VectorGame
 
-from .common import fmt_rate, machine_line, median_rate, write_result
+from .common import LoadSampler, fmt_rate, machine_line, median_rate, write_result
 
 COMMON_PLAYERS = {"secret_hitler_v0": (5, 7, 10), "voll_auf_die_18_v0": (2, 4), "volles_fass_voraus_v0": (2, 4),
                   "teufel_teufel_v0": (2, 4, 6), "volle_socke_v0": (2, 4, 8)}
@@ -194,13 +198,22 @@ def measure_pgx(quick, rows):
 # ---- report --------------------------------------------------------------------------------
 
 
-def report(rows, quick, elapsed):
+def report(rows, quick, elapsed, command, load, before=None, before_label=""):
     lines = ["# Throughput: random legal-action rollouts", "",
              f"Machine: {machine_line()}. Mode: {'quick' if quick else 'full'}; "
-             f"run took {elapsed:.0f} s. Command: `python -m benchmarks.throughput{' --quick' if quick else ''}`.", "",
-             "Decisions per second (median of repeats after a warm-up). `xNt`: numba threads.", "",
-             "| env | path | decisions/s |", "|---|---|---:|"]
-    lines += [f"| {env} | {path} | {fmt_rate(rate)} |" for env, path, rate in rows]
+             f"run took {elapsed:.0f} s, load average {load['mean']} (max {load['max']}). Command: `{command}`.", "",
+             "Decisions per second (median of repeats after a warm-up). `xNt`: numba threads.", ""]
+    if before is None:
+        lines += ["| env | path | decisions/s |", "|---|---|---:|"]
+        lines += [f"| {env} | {path} | {fmt_rate(rate)} |" for env, path, rate in rows]
+    else:
+        old = {(env, path): rate for env, path, rate in before}
+        lines += [f"*before*: {before_label}.", "", "| env | path | decisions/s | before | now / before |",
+                  "|---|---|---:|---:|---:|"]
+        for env, path, rate in rows:
+            was = old.get((env, path))
+            ratio = f"{rate / was:.2f}" if rate and was else "-"
+            lines.append(f"| {env} | {path} | {fmt_rate(rate)} | {fmt_rate(was)} | {ratio} |")
     lines += ["", "## Against the targets", "",
               "Where a target is missed, benchmarks/results/profile.md (`python -m benchmarks.profile`) shows where "
               "a decision's time goes.", ""] + targets(rows)
@@ -252,17 +265,26 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="shorter runs, fewer repeats")
     parser.add_argument("--env", action="append", help="only these env ids (repeatable)")
     parser.add_argument("--no-peers", action="store_true")
+    parser.add_argument("--before", type=argparse.FileType("r"), help="an earlier run's throughput.json to compare")
+    parser.add_argument("--before-label", default="an earlier run", help="what the earlier run was, for the page")
     args = parser.parse_args(argv)
+    try:
+        before = json.load(args.before) if args.before else None
+    except ValueError as error:
+        parser.error(f"--before: not a throughput.json ({error})")
     start = time.perf_counter()
     rows = []
-    for env_id in args.env or envs.ENV_IDS:
-        for players in COMMON_PLAYERS.get(env_id, (envs.game_of(env_id).default_players,)):
-            print(f"measuring {env_id} with {players} players", flush=True)
-            measure_env(env_id, players, args.quick, rows)
-    if not args.no_peers:
-        print("measuring peers", flush=True)
-        measure_peers(args.quick, rows)
-    path = write_result("throughput", report(rows, args.quick, time.perf_counter() - start))
+    with LoadSampler() as load:
+        for env_id in args.env or envs.ENV_IDS:
+            for players in COMMON_PLAYERS.get(env_id, (envs.game_of(env_id).default_players,)):
+                print(f"measuring {env_id} with {players} players", flush=True)
+                measure_env(env_id, players, args.quick, rows)
+        if not args.no_peers:
+            print("measuring peers", flush=True)
+            measure_peers(args.quick, rows)
+    command = " ".join(["python -m benchmarks.throughput", *(argv if argv is not None else sys.argv[1:])])
+    path = write_result("throughput", report(rows, args.quick, time.perf_counter() - start, command, load.summary(),
+                                             before, args.before_label))
     path.with_suffix(".json").write_text(json.dumps(rows, indent=1))
     plot(rows, path.with_suffix(".png"))
     print(path.read_text())
