@@ -97,6 +97,43 @@ def _load_text(row):
     return f", load average {load['mean']} (max {load['max']}) on {os.cpu_count()} cores" if load else ""
 
 
+#: What the runs above stand on: the levers already pulled, for reading a missed target.
+TRIED = ["What these runs use: batched self-play (`--backend vector`, 64 games), the per-game presets "
+         "(training/presets.py: shaping rewards the envs offer, gamma, entropy), an opponent pool of random, "
+         "heuristic and snapshot opponents (0.3 / 0.3 / 0.4; until the first snapshot, random and heuristic "
+         "only), a 256x256 network whose wide first layer is shared by policy and value. Learner steps per "
+         "minute are set by the PPO update (about 3 s per 8,192 samples on one core), the Python heuristic "
+         "opponents and the snapshots' small forwards (benchmarks/results/training_speed.md)."]
+
+
+def _beats(result, fair_share):
+    """Above the fair share with the whole 95% interval."""
+    return result["ci_low"] > fair_share
+
+
+def targets(rows):
+    """The issue's targets, met or missed, from the stored runs."""
+    competitive = {e: r for e, r in rows.items() if "ppo_vs_random" in r}
+    out = []
+    for env_id, row in competitive.items():
+        fair, vs_random = row["fair_share"], row["ppo_vs_random"]
+        out.append(f"- {env_id}: against random players {vs_random['win_rate']:.3f} with fair share {fair:.3f} "
+                   f"({'beats random' if _beats(vs_random, fair) else 'does NOT beat random'}); against heuristic "
+                   f"agents {row['ppo_vs_heuristic']['win_rate']:.3f} "
+                   f"({'above' if row['ppo_vs_heuristic']['win_rate'] > fair else 'below'} its fair share), "
+                   f"{row['timesteps']:,} steps in {row['minutes']} minutes{_load_text(row)}.")
+    beaten = sum(r["ppo_vs_heuristic"]["win_rate"] > r["fair_share"] for r in competitive.values())
+    out.append(f"- Beats the heuristic in {beaten} of {len(competitive)} competitive games run "
+               f"(target: at least 3 of 4): {'met' if beaten >= 3 else 'MISSED'}.")
+    for env_id, row in rows.items():
+        if "team_success_ppo" in row:
+            ppo, heuristic = row["team_success_ppo"]["win_rate"], row["team_success_heuristic"]["win_rate"]
+            out.append(f"- {env_id}: PPO team {ppo:.3f} against the heuristic team's {heuristic:.3f} "
+                       f"(target: at least as good): {'met' if ppo >= heuristic else 'MISSED'}; "
+                       f"{row['timesteps']:,} steps in {row['minutes']} minutes{_load_text(row)}.")
+    return out
+
+
 def report(rows):
     """The results page, from every game's stored run (each names its own command and run time)."""
     games = sorted({row["eval_games"] for row in rows.values()})
@@ -125,6 +162,7 @@ def report(rows):
         for env_id, row in coop.items():
             lines.append(f"| {env_id} | {row['players']} | {row['timesteps']:,} | {row['minutes']} | "
                          f"{_rate(row['team_success_ppo'])} | {_rate(row['team_success_heuristic'])} |")
+    lines += ["", "## Against the targets (issue 15)", ""] + targets(rows) + ["", *TRIED, ""]
     lines += ["", "## Learning curves", ""]
     for env_id, row in rows.items():
         keys = [k for k in row["history"][0] if k.startswith("win_rate")]
