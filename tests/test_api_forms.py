@@ -148,6 +148,18 @@ def test_simultaneous_aec_form_penalizes_at_once_and_replays_the_same_end(env_id
 
 
 @pytest.mark.parametrize("env_id", SIMULTANEOUS)
+def test_a_game_played_in_the_simultaneous_aec_form_replays_to_the_identical_record(env_id, tmp_path):
+    from envs.core import replay
+
+    env = MODULES[env_id].env()
+    decisions, _ = play_aec(env, seed=6)
+    loaded = replay.load(replay.save(env, tmp_path / "game.json"))
+    assert loaded.decisions * env.unwrapped.num_players == decisions  # one joint action per moment
+    again = replay.replay_env(loaded)
+    assert again.get_state().tobytes() == env.unwrapped.get_state().tobytes()
+
+
+@pytest.mark.parametrize("env_id", SIMULTANEOUS)
 def test_a_record_installed_mid_moment_starts_the_moment_again(env_id):
     env = MODULES[env_id].env()
     env.reset(seed=5)
