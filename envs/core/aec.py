@@ -13,8 +13,6 @@ that of a simultaneous one (whose native form is :class:`envs.core.parallel.Tabl
 and :class:`TurnBasedParallelEnv` the Parallel form of a turn-based game.
 """
 
-from __future__ import annotations
-
 import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
