@@ -64,7 +64,7 @@ class SnapshotPolicy:
                 return logits.argmax(dim=1).numpy().astype(np.int64)
             return torch.multinomial(torch.softmax(logits, dim=1), 1)[:, 0].numpy().astype(np.int64)
 
-    def logits(self, obs):
+    def logits(self, obs: Any) -> Any:
         """The policy head's logits before masking: the actor's path of ``get_distribution``,
         without building a distribution object per call (opponents act in many small batches)."""
         policy = self.policy
