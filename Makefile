@@ -14,7 +14,7 @@ BENCH_STAMP := $(VENV)/.installed-bench
 WARM_STAMP  := $(VENV)/.warm
 SOURCES     := $(shell find envs agents training -name '*.py' 2>/dev/null)
 
-.PHONY: demo test bench install clean
+.PHONY: demo test bench install clean notebooks
 
 $(STAMP): pyproject.toml Makefile
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,10 @@ demo: $(WARM_STAMP)
 
 test: $(WARM_STAMP)
 	$(PY) -m pytest -n $(JOBS) tests --nbmake notebooks
+
+# Run the notebooks again and store their outputs in them (committed, so the web shows them).
+notebooks: $(WARM_STAMP)
+	$(PY) notebooks/execute.py
 
 # The peers (PettingZoo classic card games, RLCard, Pgx on jax) are installed only for benchmarks;
 # OpenSpiel comes with the openspiel extra (the bridge and its tests).

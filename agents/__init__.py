@@ -6,10 +6,13 @@
 when it is parsed, before any game is played.
 """
 
+from __future__ import annotations
+
 from .base import Agent, RandomAgent
 
 
-def make_agent(spec, env_id, seed=None):
+def make_agent(spec: str, env_id: str, seed: int | None = None) -> Agent:
+    """The agent ``spec`` names (see above) for ``env_id``; ValueError for a spec that names none."""
     kind, _, argument = spec.partition(":")
     if kind == "random":
         return RandomAgent(seed=seed)

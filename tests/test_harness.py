@@ -261,8 +261,7 @@ def test_illegal_action_raises_and_changes_nothing(env_id, n):
         with pytest.raises(IllegalActionError):
             env.step({env.agents[0]: actions[env.agents[0]]})
         assert env.get_state().tobytes() == before.tobytes()
-        return
-    env = make(env_id, n)
+    env = make(env_id, n)  # the AEC form of every game (tests/test_api_forms.py: later seats of a moment too)
     env.reset(seed=0)
     before = env.get_state()
     illegal = [a for a in range(env.unwrapped.game.num_actions) if a not in env.legal_actions()]
@@ -285,7 +284,6 @@ def test_illegal_action_penalize_ends_game(env_id, n):
         assert rewards[offender] == -1.0 and all(terminations.values()) and infos[offender]["illegal_action"]
         assert all(rewards[a] == 0.0 for a in env.possible_agents if a != offender)
         assert env.agents == []
-        return
     env = make(env_id, n, illegal_action="penalize")
     env.reset(seed=0)
     offender = env.agent_selection

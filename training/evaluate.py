@@ -16,24 +16,38 @@ keeps its games; Ctrl-C prints the table of the games played and writes the rest
 file (``python -m agents.replay DIR/<file>`` shows it). A progress bar gives the ETA.
 """
 
+from __future__ import annotations
+
 import argparse
 import csv
 import math
 import os
 import pathlib
 import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
 import envs
-from agents import make_agent
+from agents import Agent, make_agent
 from envs.core import replay
 from envs.core.play import play_game
 
 NAME_WIDTH = 28  # agent names longer than this are shortened in tables
 
+#: One game of a tournament (:func:`play_games`): ``game``, ``seed``, ``agents`` (the spec index of
+#: each seat), ``returns``, ``won`` and ``roles`` per seat, ``replay`` (its file, or None).
+GameRow = dict[str, Any]
+#: One agent's results (:func:`summarize`): ``agent`` (its spec), ``seats_played``, ``wins``,
+#: ``win_rate``, ``ci_low``, ``ci_high``, ``fair_share``, ``mean_return``, ``rating_mu``,
+#: ``rating_sigma``, ``rating`` and ``by_role`` (role -> seats, wins, win_rate).
+Result = dict[str, Any]
+#: Builds an agent from a seed (for agents that are not made from a spec string).
+AgentFactory = Callable[[int], Agent]
 
-def wilson_interval(wins, n, z=1.96):
+
+def wilson_interval(wins: float, n: float, z: float = 1.96) -> tuple[float, float]:
     """The Wilson score interval of a binomial proportion (95% for z=1.96)."""
     if n == 0:
         return 0.0, 1.0
@@ -44,25 +58,27 @@ def wilson_interval(wins, n, z=1.96):
     return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
-def seat_wins(returns):
+def seat_wins(returns: Sequence[float] | np.ndarray) -> np.ndarray:
     """Which seats won a game with these final returns."""
     returns = np.asarray(returns, float)
     return (returns > 0) & np.isclose(returns, returns.max())
 
 
-def lineup_for(game_index, num_players, num_agents):
+def lineup_for(game_index: int, num_players: int, num_agents: int) -> list[int]:
     """Agent index for each seat in game ``game_index`` (rotated so seats even out)."""
     return [(seat + game_index) % num_agents for seat in range(num_players)]
 
 
-def fair_share(env_id, num_players):
+def fair_share(env_id: str, num_players: int) -> float:
     """A seat's win rate when every seat plays alike (1 / players unless the game says otherwise)."""
     game = envs.game_of(env_id)
     return game.fair_share(num_players) if game.fair_share is not None else 1.0 / num_players
 
 
-def evaluate(env_id, specs, games, seed=0, config=None, progress=True, factories=None, max_seconds=None,
-             on_game=None, replay_dir=None):
+def evaluate(env_id: str, specs: Sequence[str], games: int, seed: int = 0, config: dict[str, Any] | None = None,
+             progress: bool = True, factories: dict[str, AgentFactory] | None = None,
+             max_seconds: float | None = None, on_game: Callable[[GameRow], None] | None = None,
+             replay_dir: str | os.PathLike | None = None) -> list[Result]:
     """Play ``games`` games; returns one result dict per agent spec (see :func:`summarize`).
 
     ``factories`` (optional) maps a spec to a function ``seed -> agent`` for agents that are not
@@ -79,8 +95,9 @@ def evaluate(env_id, specs, games, seed=0, config=None, progress=True, factories
     return summarize(env_id, specs, rows)
 
 
-def play_games(env_id, specs, games, seed=0, config=None, progress=True, factories=None, max_seconds=None,
-               replay_dir=None):
+def play_games(env_id: str, specs: Sequence[str], games: int, seed: int = 0, config: dict[str, Any] | None = None,
+               progress: bool = True, factories: dict[str, AgentFactory] | None = None,
+               max_seconds: float | None = None, replay_dir: str | os.PathLike | None = None) -> Iterator[GameRow]:
     """The games of a tournament, one row each as it ends: ``game``, ``seed``, the ``agents`` (spec
     index per seat), ``returns``, ``won`` (bools) and ``roles`` per seat (None in games without
     roles), and ``replay`` (its file, or None)."""
@@ -116,7 +133,7 @@ def play_games(env_id, specs, games, seed=0, config=None, progress=True, factori
                "won": seat_wins(final).tolist(), "roles": ended["roles"], "replay": ended.get("replay")}
 
 
-def summarize(env_id, specs, rows):
+def summarize(env_id: str, specs: Sequence[str], rows: Sequence[GameRow]) -> list[Result]:
     """One result dict per agent spec from the games' rows: seats played, wins, win rate with its
     Wilson 95% interval, the fair share, mean return, openskill rating, and ``by_role`` (role ->
     seats, wins, win rate) in games with roles."""
@@ -160,7 +177,7 @@ def summarize(env_id, specs, rows):
     return results
 
 
-def short_names(specs, width=NAME_WIDTH):
+def short_names(specs: Sequence[str], width: int = NAME_WIDTH) -> list[str]:
     """Names that fit a table column: a policy's checkpoint path shortened to its last folder and
     file (more folders where that is needed to tell two apart), anything longer than ``width``
     cut in the middle, and names a cut made equal numbered ``#1``, ``#2``, ..."""
@@ -195,7 +212,7 @@ def _tail(path, parts):
     return str(tail.with_suffix("") if tail.suffix == ".zip" else tail)
 
 
-def format_table(env_id, results):
+def format_table(env_id: str, results: Sequence[Result]) -> str:
     """The tournament's results as text: one line per agent with its win rate beside the fair share
     (what a seat wins when every seat plays alike), the win rate in each role of games with roles,
     mean return and rating; long agent names shortened, with a key below the table."""
@@ -222,7 +239,8 @@ def _role_rate(split):
     return "-" if not split else f"{split['win_rate']:.2f} ({split['seats']})"
 
 
-def write_outputs(env_id, results, out_dir):
+def write_outputs(env_id: str, results: Sequence[Result],
+                  out_dir: str | os.PathLike) -> tuple[pathlib.Path, pathlib.Path]:
     """The results as ``<out>/<env_id>_evaluation.csv`` (one row per agent; per role columns in
     games with roles) and a bar chart ``.png``; returns both paths."""
     out_dir = pathlib.Path(out_dir)
@@ -311,7 +329,7 @@ def build_parser():
     return parser
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)
     specs, config = check_arguments(parser, args)

@@ -31,6 +31,8 @@ random generators' states) are written atomically to ``<out>/checkpoint.zip`` /
 a different game or player count; an existing ``--out`` is refused unless ``--overwrite``.
 """
 
+from __future__ import annotations
+
 import argparse
 import csv
 import json
@@ -39,6 +41,8 @@ import pathlib
 import random
 import shutil
 import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -49,6 +53,12 @@ from training.evaluate import evaluate
 from training.networks import policy_kwargs
 from training.presets import KNOBS, preset_for
 from training.wrappers import make_training_env
+
+if TYPE_CHECKING:
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import VecEnv
+
+    from agents import Agent
 
 BACKENDS = ("vector", "aec")
 LEGACY_DEFAULTS = {"shared_layers": 0}  # knobs that runs saved before them did not record, as those runs had them
@@ -65,7 +75,8 @@ class OpponentPool:
     subprocesses see new ones without any message passing.
     """
 
-    def __init__(self, env_id, pool_dir, seed, weights=(0.3, 0.3, 0.4)):
+    def __init__(self, env_id: str, pool_dir: str | os.PathLike, seed: int | None,
+                 weights: Sequence[float] = (0.3, 0.3, 0.4)) -> None:
         self.env_id = env_id
         self.pool_dir = pathlib.Path(pool_dir)
         self.rng = np.random.default_rng(seed)
@@ -73,7 +84,7 @@ class OpponentPool:
         self._loaded = {}
         self.has_heuristic = _has_heuristic(env_id)
 
-    def __call__(self):
+    def __call__(self) -> Agent:
         snapshots = sorted(self.pool_dir.glob("snapshot_*.zip")) if self.pool_dir.exists() else []
         kinds = ["random", "heuristic", "snapshot"]
         weights = np.array(self.weights, float) * [1, self.has_heuristic, bool(snapshots)]
@@ -103,7 +114,8 @@ def _make_env_fn(env_id, pool_dir, seed, config, weights):
     return make
 
 
-def make_vec_env(env_id, num_envs, pool_dir, seed, config, weights=(0.3, 0.3, 0.4)):
+def make_vec_env(env_id: str, num_envs: int, pool_dir: str | os.PathLike, seed: int, config: dict[str, Any] | None,
+                 weights: Sequence[float] = (0.3, 0.3, 0.4)) -> VecEnv:
     """The aec backend: ``num_envs`` single-game envs (in subprocesses when more than one)."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
@@ -114,7 +126,8 @@ def make_vec_env(env_id, num_envs, pool_dir, seed, config, weights=(0.3, 0.3, 0.
 # ---- the vector backend ---------------------------------------------------------------------
 
 
-def make_batched_env(env_id, num_envs, seed, config, weights):
+def make_batched_env(env_id: str, num_envs: int, seed: int, config: dict[str, Any] | None,
+                     weights: Sequence[float]) -> tuple[VecEnv, VecEnv]:
     """The vector backend: the batched env and its VecMonitor (episode returns for SB3's logs)."""
     from stable_baselines3.common.vec_env import VecMonitor
 
@@ -196,7 +209,8 @@ def load_checkpoint(out, env):
 # ---- evaluation and the learning curve ---------------------------------------------------
 
 
-def evaluate_model(model, env_id, games, seed, config, deterministic=False, progress=False):
+def evaluate_model(model: MaskablePPO, env_id: str, games: int, seed: int, config: dict[str, Any] | None,
+                   deterministic: bool = False, progress: bool = False) -> dict[str, float]:
     """One learning-curve row: win rates against random and heuristic opponents (the cooperative
     game: ``win_rate_team``), per role where the game has roles, and the fair share. ``progress``
     shows a bar per opponent kind with its ETA."""
@@ -211,7 +225,8 @@ def evaluate_model(model, env_id, games, seed, config, deterministic=False, prog
     return row
 
 
-def policy_win_rates(env_id, make_policy_agent, games, seed, config):
+def policy_win_rates(env_id: str, make_policy_agent: Callable[[int], Agent], games: int, seed: int,
+                     config: dict[str, Any] | None) -> dict[str, float]:
     """Win rates of a policy given as agents (``seed -> Agent``, e.g. an RLlib module), through the
     tournament runner: ``win_rate_vs_random`` and ``win_rate_vs_heuristic`` with the policy in one
     rotating seat and that opponent in all the others; the cooperative game: ``win_rate_team``.
@@ -345,7 +360,7 @@ def _new_model(args, env, out):
                        tensorboard_log=str(out / "tb"), device="cpu", verbose=0)
 
 
-def train(args):
+def train(args: argparse.Namespace) -> tuple[MaskablePPO, list[dict[str, float]]]:
     """Train as ``args`` (from :func:`parse_args`) say; returns the model and its learning curve."""
     import torch
 
@@ -428,7 +443,7 @@ def build_parser():
     return parser
 
 
-def parse_args(argv=None):
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The run's settings, checked before any work starts (bad values are usage errors)."""
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -537,7 +552,7 @@ def _check_resume(parser, args):
     args.out = str(run)
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
     _, history = train(args)
     last = history[-1]

@@ -19,11 +19,16 @@ highest), ``returns`` (every seat's), ``learner_seat`` and, where the game names
 and ``TimeLimit.truncated`` so PPO bootstraps it.
 """
 
+from __future__ import annotations
+
 import time
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
+from stable_baselines3.common.vec_env.base_vec_env import VecEnvObs, VecEnvStepReturn
 
 import envs
 from envs.core import learner as K
@@ -33,11 +38,15 @@ from envs.core.state import new_states
 
 DEFAULT_WEIGHTS = (0.3, 0.3, 0.4)  # random, heuristic, snapshot (snapshots only once there are some)
 
+#: A frozen opponent acting for a batch: ``(obs (N, obs_size), masks (N, num_actions) bool) -> actions (N,)``.
+BatchPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
 
 class SnapshotPolicy:
     """A frozen copy of a MaskablePPO policy acting for a batch, sampling from its masked distribution."""
 
-    def __init__(self, policy, deterministic=False):
+    def __init__(self, policy: Any, deterministic: bool = False) -> None:
+        """``policy``: a MaskablePPO policy (``model.policy``), copied."""
         # A fresh network with the weights copied: deepcopy would also copy the autograd state
         # the last update left in the policy's distribution.
         self.policy = type(policy)(**policy._get_constructor_parameters())
@@ -45,7 +54,7 @@ class SnapshotPolicy:
         self.policy.set_training_mode(False)
         self.deterministic = deterministic
 
-    def __call__(self, obs, masks):
+    def __call__(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         import torch
 
         with torch.no_grad():
@@ -55,7 +64,7 @@ class SnapshotPolicy:
                 return logits.argmax(dim=1).numpy().astype(np.int64)
             return torch.multinomial(torch.softmax(logits, dim=1), 1)[:, 0].numpy().astype(np.int64)
 
-    def logits(self, obs):
+    def logits(self, obs: Any) -> Any:
         """The policy head's logits before masking: the actor's path of ``get_distribution``,
         without building a distribution object per call (opponents act in many small batches)."""
         policy = self.policy
@@ -66,7 +75,7 @@ class SnapshotPolicy:
 class _BatchBase(VecEnv):
     """What both batched envs share: the batch, its config, checks and the SB3 plumbing."""
 
-    def __init__(self, env_id, num_games, num_envs, seed, config):
+    def __init__(self, env_id: str, num_games: int, num_envs: int, seed: int, config: dict[str, Any] | None) -> None:
         for name, value, low in (("num_envs", num_games, 1), ("seed", seed, 0)):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
                 raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
@@ -118,11 +127,11 @@ class _BatchBase(VecEnv):
 
     # ---- ours -----------------------------------------------------------------------------
 
-    def action_masks(self):
+    def action_masks(self) -> np.ndarray:
         """The legal actions of every sub-env, (num_envs, num_actions) bool (a copy)."""
         return self._legal.copy()
 
-    def get_state(self):
+    def get_state(self) -> np.ndarray:
         """A copy of every game's record."""
         return self._states.copy()
 
@@ -165,8 +174,9 @@ class LearnerVecEnv(_BatchBase):
     fixes the learner's seat (default: random each episode).
     """
 
-    def __init__(self, env_id, num_envs=64, seed=0, config=None, weights=DEFAULT_WEIGHTS, learner_seat=None,
-                 heuristic_seed=0):
+    def __init__(self, env_id: str, num_envs: int = 64, seed: int = 0, config: dict[str, Any] | None = None,
+                 weights: Sequence[float] = DEFAULT_WEIGHTS, learner_seat: int | None = None,
+                 heuristic_seed: int = 0) -> None:
         super().__init__(env_id, num_envs, num_envs, seed, config)
         if self.game.simultaneous:
             raise ValueError(f"{self.env_id} is simultaneous: use TeamVecEnv")
@@ -189,7 +199,8 @@ class LearnerVecEnv(_BatchBase):
         self._opponent_actions = np.zeros(num_envs, np.int64)
         self._has_reset = False
 
-    def set_weights(self, weights):
+    def set_weights(self, weights: Sequence[float]) -> None:
+        """The pool's (random, heuristic, snapshot) odds from now on."""
         weights = np.asarray(weights, np.float64)
         if weights.shape != (3,) or (weights < 0).any() or weights[:2].sum() <= 0:
             raise ValueError("weights are (random, heuristic, snapshot) odds >= 0, random + heuristic > 0")
@@ -199,7 +210,7 @@ class LearnerVecEnv(_BatchBase):
             heuristic_for(self.env_id)  # a clear error now if the game has none
         self.weights = weights
 
-    def add_snapshot(self, policy):
+    def add_snapshot(self, policy: BatchPolicy) -> None:
         """Add a frozen opponent (a :class:`SnapshotPolicy`, or any ``(obs, masks) -> actions``)."""
         self.snapshots.append(policy)
 
@@ -208,12 +219,12 @@ class LearnerVecEnv(_BatchBase):
                 len(self.snapshots), self._fixed_learner, self._final_states, self._final_obs,
                 self._obs, self._masks, self._their_obs, self._their_masks)
 
-    def reset(self):
+    def reset(self) -> VecEnvObs:
         self._has_reset = True
         self._timed(K.learner_reset, self._states, self._slots, *self._kernel_args())
         return self._after_opponents()
 
-    def step_wait(self):
+    def step_wait(self) -> VecEnvStepReturn:
         if not self._has_reset:
             raise RuntimeError("call reset() before step()")
         actions = self._check(self._actions, (self.num_envs,))
@@ -299,7 +310,7 @@ class TeamVecEnv(_BatchBase):
     team reward.
     """
 
-    def __init__(self, env_id, num_games=16, seed=0, config=None):
+    def __init__(self, env_id: str, num_games: int = 16, seed: int = 0, config: dict[str, Any] | None = None) -> None:
         game = envs.game_of(env_id)
         if not game.simultaneous:
             raise ValueError(f"{env_id} is turn-based: use LearnerVecEnv")
@@ -313,13 +324,13 @@ class TeamVecEnv(_BatchBase):
         self._final_obs = np.zeros((num_games, players, size), np.float32)
         self._has_reset = False
 
-    def reset(self):
+    def reset(self) -> VecEnvObs:
         self._has_reset = True
         K.team_reset(self._states, self._slots, self._blank, self._config_record, self.seed_value, self._obs,
                      self._masks)
         return self._views()
 
-    def step_wait(self):
+    def step_wait(self) -> VecEnvStepReturn:
         if not self._has_reset:
             raise RuntimeError("call reset() before step()")
         actions = self._check(self._actions, (self.num_games, self.num_players))

@@ -1,12 +1,12 @@
 """The PettingZoo Parallel adapter for simultaneous games: every seat acts in every step.
 
 ``step(actions)`` needs one legal action per live agent; the whole joint action is checked before
-anything is applied. The AEC form comes from PettingZoo's ``parallel_to_aec``.
+anything is applied. The AEC form is :class:`envs.core.aec.TabletopSimultaneousAECEnv` (a game
+module gets both from :func:`envs.core.aec.make_env_functions`).
 """
 
 import numpy as np
 from pettingzoo import ParallelEnv
-from pettingzoo.utils.conversions import parallel_to_aec
 
 from . import kernels
 from .game import IllegalActionError
@@ -70,16 +70,3 @@ class TabletopParallelEnv(Table, ParallelEnv):
     def _after_set_state(self):
         self.agents = [] if self._terminal[0] else self.possible_agents[:]
 
-
-def make_env_functions(env_class):
-    """PettingZoo's module functions for a Parallel env class: ``env``, ``raw_env``, ``parallel_env``."""
-
-    def parallel_env(**kwargs):
-        """The Parallel environment: every seat acts in every step."""
-        return env_class(**kwargs)
-
-    def raw_env(**kwargs):
-        """The AEC form (seats act one after another within a step; nothing applies until all have)."""
-        return parallel_to_aec(env_class(**kwargs))
-
-    return raw_env, raw_env, parallel_env

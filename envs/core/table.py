@@ -1,6 +1,7 @@
 """What both PettingZoo adapters share: one game record, its config, seeding, views and checks.
 
-:class:`Table` is a mixin; :class:`envs.core.aec.TabletopAECEnv` and
+:class:`Table` is a mixin; :class:`envs.core.aec.TabletopAECEnv` (and its simultaneous-game
+form :class:`envs.core.aec.TabletopSimultaneousAECEnv`) and
 :class:`envs.core.parallel.TabletopParallelEnv` add the stepping protocol of their API.
 A subclass sets the class attribute ``game`` (a :class:`envs.core.game.Game`).
 
@@ -176,15 +177,24 @@ class Table:
         The record is checked first (:func:`envs.core.validate.check_records`): a record that is
         not a game the rules can reach raises ``ValueError`` and leaves the env as it was.
         """
+        record = self._own_copy(record)  # what is checked is what is installed
+        check_records(self.game, record)
+        self._install(record)
+
+    def _own_copy(self, record):
+        """A length-1 copy of ``record`` if it is a record of this game at this table; ValueError if not."""
         record = np.asarray(record)
         if record.dtype != self.game.engine.STATE or record.shape not in ((1,), ()):
             raise ValueError(f"set_state expects a record of {self.game.env_id}'s STATE dtype from get_state(), "
                              f"got dtype {record.dtype} shape {record.shape}")
-        record = copy_records(record).reshape(1)  # our own copy: what was checked is what is installed
+        record = copy_records(record).reshape(1)
         if int(record["num_players"][0]) != self.num_players:
             raise ValueError(f"the record is a {int(record['num_players'][0])}-player game; "
                              f"this env has {self.num_players} players")
-        check_records(self.game, record)
+        return record
+
+    def _install(self, record):
+        """Continue from ``record`` (already checked, or on purpose not: ``envs.testing.install_unchecked``)."""
         install_records(self._states, record)
         self._has_reset = True
         self._start_replay(record.copy())

@@ -24,7 +24,12 @@ actions are checked against masks of its own (writing into ``action_mask`` chang
 any. It can be deep-copied and pickled (the game is named by its env id).
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import kernels
 from .game import Game, IllegalActionError, registered_game
@@ -33,8 +38,14 @@ from .state import copy_records, install_records, new_states
 from .validate import check_records
 
 
+#: ``(obs, action_mask, current_player)``, as :meth:`VectorGame.reset` and ``set_state`` return them.
+Views = tuple[np.ndarray, np.ndarray, np.ndarray]
+#: ``(obs, action_mask, rewards, terminated, current_player)``, as :meth:`VectorGame.step` returns them.
+StepResult = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
 class VectorGame:
-    def __init__(self, env_id, num_envs, seed=0, **config):
+    def __init__(self, env_id: str | Game, num_envs: int, seed: int = 0, **config: Any) -> None:
         """``env_id`` is a registered id (or a :class:`envs.core.Game`); ``config`` as for ``envs.make``."""
 
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
@@ -70,44 +81,44 @@ class VectorGame:
         self._has_reset = False
 
     @property
-    def obs(self):
+    def obs(self) -> np.ndarray:
         """The observations of the last call: (B, obs_size), or (B, P, obs_size) for a simultaneous game."""
         return self._obs
 
     @property
-    def action_mask(self):
+    def action_mask(self) -> np.ndarray:
         """A copy of the legal-action masks (writing into it does not change what is legal)."""
         return self._mask_copy
 
     @property
-    def rewards(self):
+    def rewards(self) -> np.ndarray:
         return self._rewards
 
     @property
-    def terminated(self):
+    def terminated(self) -> np.ndarray:
         return self._terminated
 
     @property
-    def truncated(self):
+    def truncated(self) -> np.ndarray:
         """Games cut off by ``max_cycles`` in the last step (already reset)."""
         return self._truncated
 
     @property
-    def current_player(self):
+    def current_player(self) -> np.ndarray:
         return self._players
 
     def _views(self):
         np.copyto(self._mask_copy, self._masks)
         return self._obs, self._mask_copy
 
-    def episode_seed(self, index, episode):
+    def episode_seed(self, index: int, episode: int) -> int:
         """The seed game ``index`` starts its ``episode``-th episode (from 0) with."""
         return int(derive_seed(self.seed, index, episode))
 
     def _common(self):
         return self._blank, self._config_record, self.seed, self._episodes
 
-    def reset(self):
+    def reset(self) -> Views:
         """Restart every game from episode 0; returns ``(obs, action_mask, current_player)``."""
         self._episodes[:] = 0
         self._has_reset = True
@@ -117,7 +128,7 @@ class VectorGame:
             kernels.reset_batch(self._states, *self._common(), self._obs, self._masks, self._players)
         return *self._views(), self._players
 
-    def step(self, actions):
+    def step(self, actions: ArrayLike) -> StepResult:
         """One decision in every game; returns ``(obs, action_mask, rewards, terminated, current_player)``.
 
         Raises ``IllegalActionError`` (and changes nothing) if any action is not legal.
@@ -132,7 +143,7 @@ class VectorGame:
         obs, masks = self._views()
         return obs, masks, self._rewards, self._terminated, self._players
 
-    def random_steps(self, num_steps, observe=True):
+    def random_steps(self, num_steps: int, observe: bool = True) -> int:
         """``num_steps`` uniformly random legal decisions in every game, all inside numba.
 
         Games that end are reset as in :meth:`step`. With ``observe`` the observation of the seat
@@ -152,11 +163,11 @@ class VectorGame:
         self._views()
         return int(made)
 
-    def get_state(self):
+    def get_state(self) -> np.ndarray:
         """A copy of every game's record."""
         return copy_records(self._states)
 
-    def set_state(self, records):
+    def set_state(self, records: np.ndarray) -> Views:
         """Continue from ``records`` (as from :meth:`get_state`); returns ``(obs, action_mask, current_player)``.
 
         Every record is checked first (:func:`envs.core.validate.check_records`); if one is not a

@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from envs.core import Game, Layout, Option, config_dtype, int_range, register_engine, state_dtype
-from envs.core.aec import TabletopAECEnv
+from envs.core.aec import TabletopAECEnv, TabletopSimultaneousAECEnv, make_env_functions
 from envs.core.parallel import TabletopParallelEnv
 from envs.core.rng import randint, seed_rng
 
@@ -218,18 +218,20 @@ class RaceEnv(TabletopAECEnv):
     game = RACE
 
 
+class TallyAECEnv(TabletopSimultaneousAECEnv):
+    game = TALLY
+
+
 class TallyEnv(TabletopParallelEnv):
     game = TALLY
 
 
-def as_module(env_class):
-    """A PettingZoo-style module object for a toy env class (for ``envs.register``)."""
+def as_module(env_class, parallel_class=None):
+    """A PettingZoo-style module object for a toy AEC env class (and, for a simultaneous game, its
+    Parallel class), for ``envs.register``."""
     import types
 
-    from envs.core import aec, parallel
-
-    functions = parallel.make_env_functions if env_class.game.simultaneous else aec.make_env_functions
-    env, raw_env, parallel_env = functions(env_class)
+    env, raw_env, parallel_env = make_env_functions(env_class, parallel_class)
     return types.SimpleNamespace(env=env, raw_env=raw_env, parallel_env=parallel_env, GAME=env_class.game)
 
 
@@ -238,7 +240,7 @@ def register_toys():
     import envs
 
     modules = {}
-    for env_class in (RaceEnv, TallyEnv):
-        modules[env_class.game.env_id] = module = as_module(env_class)
+    for classes in ((RaceEnv,), (TallyAECEnv, TallyEnv)):
+        modules[classes[0].game.env_id] = module = as_module(*classes)
         envs.register(module)
     return modules

@@ -1,10 +1,10 @@
-"""Voll auf die 18: the cooperative real-time card game against Nazis, as a PettingZoo ParallelEnv.
+"""Voll auf die 18: the cooperative real-time card game against Nazis, as a PettingZoo environment.
 
 | | |
 |---|---|
 | Import | ``from envs import voll_auf_die_18_v0`` |
 | Actions | Discrete(509), every seat every step |
-| Parallel API | yes (the AEC form via ``parallel_to_aec``) |
+| API | Parallel (``parallel_env()``: every seat acts in every step) and AEC (``env()``, ``raw_env()``: within each step the seats act one after another, and the step is played when the last has acted) |
 | Agents | ``player_0`` .. ``player_{n-1}``, n = 2..5 |
 | Observation | ``{"observation": float32[2033], "action_mask": int8[509]}`` |
 
@@ -48,9 +48,10 @@ spend a step telling her (``tell``), and cards she draws later are unknown to he
 way round) and, in Blind Trust, everyone's but God's; the backs of all. Nobody sees
 the order of the stacks. ``infos[agent]["hints"]`` (``hints=True``) holds, per Nazi slot, one
 exact team argumentation the seat can know of (hand-slot subsets per relative seat, 0: none) and
-``infos[agent]["ways"]`` how many there are. Once the game is over ``infos[agent]["end_reason"]``
-is why, an int code named by ``engine.END_REASON_NAMES`` (won, 5 Nazis face up, time ran out, and
-the ways to run out of Arguments that the engine recognises the moment they are certain).
+``infos[agent]["ways"]`` how many there are. ``infos[agent]["end_reason"]`` is why the game
+ended, an int code named by ``engine.END_REASON_NAMES``: 0 while it runs, then won, 5 Nazis face
+up, time ran out, or one of the ways to run out of Arguments that the engine recognises the moment
+they are certain. Infos hold numbers and arrays only, the same keys at every step.
 
 Options (besides ``num_players``, ``max_cycles``, ``illegal_action``, ``render_mode``):
 ``chapter`` (1-18, 19 random; default 1), ``seconds_per_step`` (1-60, default 3),
@@ -69,7 +70,8 @@ Observation blocks (relative seats: 0 is the observing seat, 1 the next, ...):
 import numpy as np
 
 from envs.core import Game, Option, int_range
-from envs.core.parallel import TabletopParallelEnv, make_env_functions
+from envs.core.aec import TabletopSimultaneousAECEnv, make_env_functions
+from envs.core.parallel import TabletopParallelEnv
 
 from . import data as D
 from . import engine as E
@@ -159,7 +161,7 @@ def _check_action_seconds(value):
 
 def infos(state, config, seat):
     """Per seat: the hints (what the argument search finds among the hands this seat can see)
-    and, once the game is over, why it ended (``end_reason``, an int: see END_REASON_NAMES)."""
+    and why the game ended (``end_reason``, an int: see END_REASON_NAMES; 0 while it runs)."""
     info = {}
     if config["hints"]:
         states = state.base  # the env's length-1 record array (numba takes arrays cheaply)
@@ -169,8 +171,7 @@ def infos(state, config, seat):
         ways = np.zeros(E.NUM_SLOTS, np.int16)
         E.hints(states, seat, hint, ways)
         info["hints"], info["ways"] = hint, ways
-    if state["terminal"]:
-        info["end_reason"] = int(state["end_reason"])  # a code: its name is engine.END_REASON_NAMES[code]
+    info["end_reason"] = int(state["end_reason"])  # a code: its name is engine.END_REASON_NAMES[code]
     return info
 
 
@@ -211,9 +212,14 @@ GAME = Game(
 __doc__ += E.LAYOUT.table()
 
 
-class raw_env(TabletopParallelEnv):
+class raw_env(TabletopSimultaneousAECEnv):  # noqa: N801 (PettingZoo's name)
     __doc__ = __doc__
     game = GAME
 
 
-env, _aec_raw_env, parallel_env = make_env_functions(raw_env)
+class VollAufDie18Parallel(TabletopParallelEnv):
+    __doc__ = __doc__
+    game = GAME
+
+
+env, raw_env, parallel_env = make_env_functions(raw_env, VollAufDie18Parallel)

@@ -18,7 +18,7 @@ from envs.core import kernels
 from envs.core.aec import TabletopAECEnv
 from envs.core.game import IllegalActionError
 from envs.core.vector import VectorGame
-from envs.testing.toy_games import RACE, TALLY, RaceEnv, TallyEnv, register_toys
+from envs.testing.toy_games import RACE, TALLY, RaceEnv, TallyAECEnv, TallyEnv, register_toys
 
 register_toys()
 
@@ -277,10 +277,11 @@ def test_a_game_is_shared_by_copies_and_pickled_by_its_id():
 
 @pytest.mark.parametrize("call", ["observe", "step", "state", "last", "render", "legal_actions", "get_state",
                                   "agent_iter"])
-def test_a_raw_env_before_reset_says_so(call):
-    env = RaceEnv(render_mode="ansi")
+@pytest.mark.parametrize("env_class", [RaceEnv, TallyAECEnv])
+def test_a_raw_env_before_reset_says_so(call, env_class):
+    env = env_class(render_mode="ansi")
     arguments = {"observe": ("player_0",), "step": (0,)}.get(call, ())
-    with pytest.raises(RuntimeError, match=r"race_v0: call reset\(\) \(or set_state\(\)\) before"):
+    with pytest.raises(RuntimeError, match=env.game.env_id + r": call reset\(\) \(or set_state\(\)\) before"):
         getattr(env, call)(*arguments)
 
 

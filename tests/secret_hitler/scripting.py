@@ -5,6 +5,7 @@ import numpy as np
 
 from envs.secret_hitler import engine as E
 from envs.secret_hitler.env import raw_env
+from envs.testing import install_unchecked
 
 L, F, HITLER = E.LIBERAL, E.FASCIST, E.HITLER
 
@@ -37,8 +38,8 @@ class Script:
         self.rec.president = president
         self.rec.current_player = president
         # Policies on the tracks with no election behind them are no record set_state accepts (its
-        # check replays the history); the scenario edits the live record, and the adapter re-reads it.
-        self.env._after_set_state()
+        # check replays the history); the scenario edits the live record and installs it unchecked.
+        install_unchecked(self.env, self.rec)
 
     def set_deck(self, top):
         """Order the whole deck: ``top`` (e.g. "FFL", the next card first), then the remaining

@@ -3,6 +3,7 @@ at least front wheel, engine and rear wheel, and a seat that cannot is out of th
 
 import numpy as np
 
+from envs.testing import install_unchecked
 from envs.volle_socke import engine as E
 from envs.volle_socke.data import (
     ENGINE_10, ENGINE_50, ENGINE_100, FLAT_FRONT, FRONT, LACH, NUM_KINDS, PUMP, REAR_1, ROLE_ENGINE, ROLE_FRONT,
@@ -21,8 +22,8 @@ def layout_position(hands, knocker, num_players=None, **config):
     last = (knocker - 1) % num_players
     env = contest_position(num_players, hands=hands, check=False, **config)
     # Hands smaller than a real deal keep these scenarios readable, but a discarding seat with four
-    # cards is no record set_state accepts; so the test writes the live record and lets the env
-    # re-read it, as set_state would.
+    # cards is no record set_state accepts; so the test writes the live record and installs it
+    # unchecked.
     r = record(env)
     r["phase"] = E.PH_DISCARD
     r["status"][:] = E.BUILDING
@@ -31,7 +32,7 @@ def layout_position(hands, knocker, num_players=None, **config):
     r["turn_seat"] = last
     r["final_owed"][:] = 0
     r["final_owed"][last] = 1
-    env.unwrapped._after_set_state()
+    install_unchecked(env, r)
     env.step(discard(hands[last][-1]))
     return env
 
