@@ -214,6 +214,9 @@ def report(rows, quick, elapsed, command, load, before=None, before_label=""):
             was = old.get((env, path))
             ratio = f"{rate / was:.2f}" if rate and was else "-"
             lines.append(f"| {env} | {path} | {fmt_rate(rate)} | {fmt_rate(was)} | {ratio} |")
+        measured = {env for env, _, _ in rows}
+        lines += [f"| {env} | {path} | not measured in this run | {fmt_rate(was)} | - |"
+                  for (env, path), was in old.items() if env not in measured]
     lines += ["", "## Against the targets", "",
               "Where a target is missed, benchmarks/results/profile.md (`python -m benchmarks.profile`) shows where "
               "a decision's time goes.", ""] + targets(rows)

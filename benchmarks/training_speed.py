@@ -17,6 +17,7 @@ Writes benchmarks/results/training_speed.md and training_speed.json.
 
 import argparse
 import json
+import sys
 import pathlib
 import tempfile
 import time
@@ -134,7 +135,7 @@ def main(argv=None):
                 print(f"{env_id} ({pool}): aec {r['aec']['steps_per_s']:.0f}/s, "
                       f"vector {r['vector']['steps_per_s']:.0f}/s, x{r['ratio']:.1f}", flush=True)
     minutes = (time.perf_counter() - started) / 60
-    command = ("python -m benchmarks.training_speed " + " ".join(argv or [])).strip()
+    command = " ".join(["python -m benchmarks.training_speed", *(argv if argv is not None else sys.argv[1:])])
     (RESULTS / "training_speed.json").write_text(json.dumps(
         {"command": command, "machine": machine_line(), "minutes": minutes, "load": load.summary(),
          "results": results}, indent=2))
