@@ -24,6 +24,7 @@ import shutil
 import time
 
 import envs
+from training.presets import DEFAULT_POOL_WEIGHTS
 
 from .common import RESULTS, LoadSampler, machine_line, write_result
 
@@ -99,11 +100,10 @@ def _load_text(row):
 
 #: What the runs above stand on: the levers already pulled, for reading a missed target.
 TRIED = ["What these runs use: batched self-play (`--backend vector`, 64 games), the per-game presets "
-         "(training/presets.py: shaping rewards the envs offer, gamma, entropy), an opponent pool of random, "
-         "heuristic and snapshot opponents (0.3 / 0.3 / 0.4; until the first snapshot, random and heuristic "
-         "only), a 256x256 network whose wide first layer is shared by policy and value. Learner steps per "
-         "minute are set by the PPO update (about 3 s per 8,192 samples on one core), the Python heuristic "
-         "opponents and the snapshots' small forwards (benchmarks/results/training_speed.md)."]
+         "(training/presets.py: network, shaping rewards the envs offer, gamma, entropy) and an opponent pool of "
+         "random, heuristic and snapshot opponents at odds {pool} (until the first snapshot, random and "
+         "heuristic only). Learner steps per minute are set by the PPO update, the Python heuristic opponents "
+         "and the snapshots' small forwards: benchmarks/results/training_speed.md says how much of each."]
 
 
 def _beats(result, fair_share):
@@ -162,7 +162,7 @@ def report(rows):
         for env_id, row in coop.items():
             lines.append(f"| {env_id} | {row['players']} | {row['timesteps']:,} | {row['minutes']} | "
                          f"{_rate(row['team_success_ppo'])} | {_rate(row['team_success_heuristic'])} |")
-    lines += ["", "## Against the targets (issue 15)", ""] + targets(rows) + ["", *TRIED, ""]
+    lines += ["", "## Against the targets (issue 15)", ""] + targets(rows) + ["", *(line.format(pool=" / ".join(map(str, DEFAULT_POOL_WEIGHTS))) for line in TRIED), ""]
     lines += ["", "## Learning curves", ""]
     for env_id, row in rows.items():
         keys = [k for k in row["history"][0] if k.startswith("win_rate")]

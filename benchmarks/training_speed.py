@@ -23,12 +23,13 @@ import tempfile
 import time
 
 import envs
+from training.presets import DEFAULT_POOL_WEIGHTS
 
 from .common import RESULTS, LoadSampler, machine_line, write_result
 
 SAMPLES_PER_UPDATE = 8192
 SETTINGS = {"vector": {"num_envs": 64}, "aec": {"num_envs": 2}}
-POOLS = {"pool": "0.3,0.3,0.4", "no heuristic": "0.5,0,0.5"}
+POOLS = {"pool": ",".join(map(str, DEFAULT_POOL_WEIGHTS)), "no heuristic": "0.5,0,0.5"}
 
 
 class _StepTimer:

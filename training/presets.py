@@ -26,6 +26,10 @@ Why these values (the reasoning; what they reach is measured in benchmarks/resul
   ``reward_shaping`` pays progress (Nazis convinced) toward the chapter's goal.
 """
 
+#: The opponent pool's odds of a random player, the heuristic agent and a frozen snapshot of the
+#: learner in each opponent seat (snapshots count once there are some).
+DEFAULT_POOL_WEIGHTS = (0.3, 0.3, 0.4)
+
 COMMON = {
     "net_arch": [256, 256],
     "shared_layers": 1,      # the wide first layer is shared by policy and value (training/networks.py)
@@ -36,7 +40,7 @@ COMMON = {
     "gamma": 0.995,
     "gae_lambda": 0.95,
     "ent_coef": 0.01,
-    "pool_weights": (0.3, 0.3, 0.4),  # odds of a random, heuristic, snapshot opponent per seat
+    "pool_weights": DEFAULT_POOL_WEIGHTS,
     "env_config": {},
 }
 

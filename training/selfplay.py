@@ -51,7 +51,7 @@ from agents import RandomAgent
 from agents.policy import PolicyAgent, load_model
 from training.evaluate import evaluate
 from training.networks import policy_kwargs
-from training.presets import KNOBS, preset_for
+from training.presets import DEFAULT_POOL_WEIGHTS, KNOBS, preset_for
 from training.wrappers import make_training_env
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ class OpponentPool:
     """
 
     def __init__(self, env_id: str, pool_dir: str | os.PathLike, seed: int | None,
-                 weights: Sequence[float] = (0.3, 0.3, 0.4)) -> None:
+                 weights: Sequence[float] = DEFAULT_POOL_WEIGHTS) -> None:
         self.env_id = env_id
         self.pool_dir = pathlib.Path(pool_dir)
         self.rng = np.random.default_rng(seed)
@@ -115,7 +115,7 @@ def _make_env_fn(env_id, pool_dir, seed, config, weights):
 
 
 def make_vec_env(env_id: str, num_envs: int, pool_dir: str | os.PathLike, seed: int, config: dict[str, Any] | None,
-                 weights: Sequence[float] = (0.3, 0.3, 0.4)) -> VecEnv:
+                 weights: Sequence[float] = DEFAULT_POOL_WEIGHTS) -> VecEnv:
     """The aec backend: ``num_envs`` single-game envs (in subprocesses when more than one)."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 

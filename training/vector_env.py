@@ -35,8 +35,8 @@ from envs.core import learner as K
 from envs.core.game import IllegalActionError
 from envs.core.rng import derive_seed, seed_rng
 from envs.core.state import new_states
+from training.presets import DEFAULT_POOL_WEIGHTS
 
-DEFAULT_WEIGHTS = (0.3, 0.3, 0.4)  # random, heuristic, snapshot (snapshots only once there are some)
 
 #: A frozen opponent acting for a batch: ``(obs (N, obs_size), masks (N, num_actions) bool) -> actions (N,)``.
 BatchPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -175,7 +175,7 @@ class LearnerVecEnv(_BatchBase):
     """
 
     def __init__(self, env_id: str, num_envs: int = 64, seed: int = 0, config: dict[str, Any] | None = None,
-                 weights: Sequence[float] = DEFAULT_WEIGHTS, learner_seat: int | None = None,
+                 weights: Sequence[float] = DEFAULT_POOL_WEIGHTS, learner_seat: int | None = None,
                  heuristic_seed: int = 0) -> None:
         super().__init__(env_id, num_envs, num_envs, seed, config)
         if self.game.simultaneous:
