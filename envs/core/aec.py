@@ -156,6 +156,10 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
 
     def set_state(self, record):
         self.env.set_state(record)
+        self.count_as_reset()
+
+    def count_as_reset(self):
+        """The record now in the env (installed from outside) counts as a reset."""
         self._has_reset = self._has_updated = True
 
 

@@ -29,4 +29,4 @@ def install_unchecked(env: Any, record: np.ndarray | np.void) -> None:
     table = table_of(env)
     table._install(table._own_copy(record))
     if isinstance(env, OrderEnforcingWrapper):
-        env._has_reset = env._has_updated = True
+        env.count_as_reset()
