@@ -4,10 +4,17 @@ import os
 import pathlib
 import platform
 import statistics
+import sys
 import threading
 import time
 
 RESULTS = pathlib.Path(__file__).resolve().parent / "results"
+
+
+def command_line(module, argv):
+    """The command that ran ``module`` (e.g. ``"benchmarks.search"``) with ``argv`` (None: this
+    process's own arguments), as a results page states it."""
+    return " ".join(["python -m", module, *(argv if argv is not None else sys.argv[1:])])
 
 
 def median_rate(run, repeats, warmup=1):

@@ -32,7 +32,6 @@ import argparse
 import json
 import multiprocessing
 import os
-import sys
 import time
 
 import numba
@@ -44,7 +43,7 @@ from envs.core.game import engine_function
 from envs.core.search import NO_CUTOFF
 from envs.testing.play import choice_positions
 
-from .common import RESULTS, machine_line, write_result
+from .common import RESULTS, command_line, machine_line, write_result
 from .ismcts_python import PythonISMCTSAgent
 
 COOPERATIVE = {"voll_auf_die_18_v0"}  # the whole table wins or loses together
@@ -341,7 +340,7 @@ def tournament_sections(args, summary, speeds):
 
 def main(argv=None):
     args = parse_arguments(argv)
-    command = "python -m benchmarks.search " + " ".join(argv if argv is not None else sys.argv[1:])
+    command = command_line("benchmarks.search", argv)
     started, load_before = time.perf_counter(), os.getloadavg()[0]
     summary = {env_id: {"seconds_per_decision": args.seconds} for env_id in args.envs}
     speeds = {}  # env id -> (cut-off, threads) -> iterations per wall second

@@ -19,7 +19,6 @@ Writes benchmarks/results/throughput.md, throughput.json and throughput.png.
 
 import argparse
 import json
-import sys
 import time
 
 import numba
@@ -28,7 +27,7 @@ import numpy as np
 import envs
 from envs.core.vector import VectorGame
 
-from .common import LoadSampler, fmt_rate, machine_line, median_rate, write_result
+from .common import LoadSampler, command_line, fmt_rate, machine_line, median_rate, write_result
 
 COMMON_PLAYERS = {"secret_hitler_v0": (5, 7, 10), "voll_auf_die_18_v0": (2, 4), "volles_fass_voraus_v0": (2, 4),
                   "teufel_teufel_v0": (2, 4, 6), "volle_socke_v0": (2, 4, 8)}
@@ -285,7 +284,7 @@ def main(argv=None):
         if not args.no_peers:
             print("measuring peers", flush=True)
             measure_peers(args.quick, rows)
-    command = " ".join(["python -m benchmarks.throughput", *(argv if argv is not None else sys.argv[1:])])
+    command = command_line("benchmarks.throughput", argv)
     path = write_result("throughput", report(rows, args.quick, time.perf_counter() - start, command, load.summary(),
                                              before, args.before_label))
     path.with_suffix(".json").write_text(json.dumps(rows, indent=1))

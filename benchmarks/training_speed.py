@@ -17,7 +17,6 @@ Writes benchmarks/results/training_speed.md and training_speed.json.
 
 import argparse
 import json
-import sys
 import pathlib
 import tempfile
 import time
@@ -25,7 +24,7 @@ import time
 import envs
 from training.presets import DEFAULT_POOL_WEIGHTS
 
-from .common import RESULTS, LoadSampler, machine_line, write_result
+from .common import RESULTS, LoadSampler, command_line, machine_line, write_result
 
 SAMPLES_PER_UPDATE = 8192
 SETTINGS = {"vector": {"num_envs": 64}, "aec": {"num_envs": 2}}
@@ -136,7 +135,7 @@ def main(argv=None):
                 print(f"{env_id} ({pool}): aec {r['aec']['steps_per_s']:.0f}/s, "
                       f"vector {r['vector']['steps_per_s']:.0f}/s, x{r['ratio']:.1f}", flush=True)
     minutes = (time.perf_counter() - started) / 60
-    command = " ".join(["python -m benchmarks.training_speed", *(argv if argv is not None else sys.argv[1:])])
+    command = command_line("benchmarks.training_speed", argv)
     (RESULTS / "training_speed.json").write_text(json.dumps(
         {"command": command, "machine": machine_line(), "minutes": minutes, "load": load.summary(),
          "results": results}, indent=2))
