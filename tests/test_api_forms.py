@@ -195,6 +195,51 @@ def test_turn_based_parallel_form_refuses_an_illegal_action_when_given(env_id):
     assert env.unwrapped.get_state().tobytes() == before
 
 
+@pytest.mark.parametrize("env_id", TURN_BASED)
+def test_turn_based_parallel_form_continues_from_a_record_as_the_aec_form_does(env_id):
+    par = MODULES[env_id].parallel_env()
+    observations, _ = par.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        observations, *_ = par.step({agent: random_action(observations[agent], rng)
+                                     if observations[agent]["action_mask"].any() else 0 for agent in par.agents})
+    record = par.get_state()
+    aec = MODULES[env_id].env()
+    aec.set_state(record)
+    again = MODULES[env_id].parallel_env()
+    again.set_state(record)
+    assert again.agents == par.agents
+    for agent in par.agents:
+        for key in ("observation", "action_mask"):
+            assert np.array_equal(again.observe(agent)[key], par.observe(agent)[key])
+            assert np.array_equal(again.observe(agent)[key], aec.observe(agent)[key])
+    actions = {agent: random_action(par.observe(agent), rng) if par.observe(agent)["action_mask"].any() else 0
+               for agent in par.agents}
+    first, second = par.step(actions), again.step(actions)
+    assert par.get_state().tobytes() == again.get_state().tobytes() and first[1] == second[1]
+
+
+@pytest.mark.parametrize("env_id", TURN_BASED)
+def test_turn_based_parallel_set_state_of_a_finished_game_leaves_no_agents_and_refuses_a_bad_record(env_id):
+    par = MODULES[env_id].parallel_env()
+    observations, _ = par.reset(seed=4)
+    rng = np.random.default_rng(4)
+    while par.agents:
+        observations, *_ = par.step({agent: random_action(observations[agent], rng)
+                                     if observations[agent]["action_mask"].any() else 0 for agent in par.agents})
+    finished = par.get_state()
+    fresh = MODULES[env_id].parallel_env()
+    fresh.reset(seed=0)
+    before = fresh.get_state().tobytes()
+    with pytest.raises(ValueError):
+        fresh.set_state(np.zeros(1, np.int64))
+    assert fresh.get_state().tobytes() == before and fresh.agents == fresh.possible_agents
+    fresh.set_state(finished)
+    assert fresh.agents == []
+    with pytest.raises(RuntimeError, match="call reset"):
+        fresh.step({})
+
+
 # ---- infos: numbers and arrays, the same keys throughout --------------------------------------
 
 
@@ -230,6 +275,39 @@ def test_parallel_infos_hold_numbers_and_arrays_with_the_same_keys_to_the_end(en
                    for agent in env.agents}
         observations, _, _, _, infos = env.step(actions)
         _check_infos(infos, keys)
+
+
+@pytest.mark.parametrize("env_id", GAMES)
+@pytest.mark.parametrize("form", ["env", "parallel_env"])
+def test_penalize_mode_keeps_the_illegal_action_key_in_every_info(env_id, form):
+    """0 at every step; 1 for the offender on the step its illegal action ends the game."""
+    env, keys = getattr(MODULES[env_id], form)(illegal_action="penalize"), {}
+    rng = np.random.default_rng(2)
+    if form == "env":
+        env.reset(seed=2)
+        for _ in range(3 * env.unwrapped.num_players):
+            _check_infos(env.infos, keys)
+            assert set(info["illegal_action"] for info in env.infos.values()) == {0}
+            env.step(random_action(env.observe(env.agent_selection), rng))
+        offender = env.agent_selection
+        env.step(-1)
+        infos = env.infos
+    else:
+        observations, infos = env.reset(seed=2)
+        for _ in range(3):
+            _check_infos(infos, keys)
+            assert set(info["illegal_action"] for info in infos.values()) == {0}
+            observations, _, _, _, infos = env.step({
+                agent: random_action(observations[agent], rng) if observations[agent]["action_mask"].any() else 0
+                for agent in env.agents})
+        seat = next(iter(infos.values())).get("active_seat", 0)  # a simultaneous game: any seat
+        offender = env.possible_agents[seat]
+        actions = {agent: random_action(observations[agent], rng) if observations[agent]["action_mask"].any() else 0
+                   for agent in env.agents}
+        *_, infos = env.step({**actions, offender: -1})
+    _check_infos(infos, keys)
+    assert infos[offender]["illegal_action"] == 1
+    assert all(info["illegal_action"] == 0 for agent, info in infos.items() if agent != offender)
 
 
 # ---- TorchRL --------------------------------------------------------------------------------

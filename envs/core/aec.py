@@ -72,7 +72,7 @@ class TabletopAECEnv(Table, AECEnv):
         self._forfeit([seat])
         self._cumulative_rewards[agent] = 0.0
         self._sync(reward_changed=True)
-        self.infos[agent]["illegal_action"] = True
+        self.infos[agent]["illegal_action"] = 1
 
     def _replay_entry(self, seat, action):
         """What the replay keeps of ``seat`` giving the illegal ``action``."""
@@ -168,8 +168,23 @@ class TurnBasedParallelEnv(turn_based_aec_to_parallel_wrapper):
     step applies the action of the seat to act and ignores the others'.
 
     Infos hold numbers only: ``infos[agent]["active_seat"]`` is the seat to act (-1 once the game
-    is over) where PettingZoo's wrapper puts the agent's name under ``"active_agent"``.
+    is over) where PettingZoo's wrapper puts the agent's name under ``"active_agent"``. As the
+    simultaneous games' Parallel env, it offers ``observe``, ``get_state`` and ``set_state``.
     """
+
+    def observe(self, agent):
+        """``agent``'s observation and action mask now (``{"observation", "action_mask"}``)."""
+        return self.aec_env.observe(agent)
+
+    def get_state(self):
+        """A copy of the whole game record (see ``raw_env.get_state``)."""
+        return self.unwrapped.get_state()
+
+    def set_state(self, record):
+        """Continue from ``record`` (checked first: a bad one raises ``ValueError`` and changes
+        nothing); a finished game leaves no agents, as after its last step."""
+        self.aec_env.set_state(record)
+        self.agents = [] if self.unwrapped._terminal[0] else self.aec_env.agents[:]
 
     def reset(self, seed=None, options=None):
         observations, infos = super().reset(seed=seed, options=options)

@@ -56,7 +56,7 @@ class TabletopParallelEnv(Table, ParallelEnv):
         truncations = dict.fromkeys(agents, truncated)
         observations, infos = self._observations(), self._infos()
         for seat in offenders:
-            infos[self.possible_agents[seat]]["illegal_action"] = True
+            infos[self.possible_agents[seat]]["illegal_action"] = 1
         if terminated or truncated:
             self.agents = []
         return observations, rewards, terminations, truncations, infos

@@ -254,9 +254,14 @@ class Table:
         return max_cycles is not None and self._step_count[0] >= max_cycles
 
     def _game_infos(self, agent):
-        if self.game.infos is None:
-            return {}
-        return self.game.infos(self._states[0], self.config, self.agent_name_mapping[agent])
+        """The game's infos for ``agent``; under ``illegal_action="penalize"`` also
+        ``illegal_action`` (0, or 1 for the seat whose illegal action ended the game), present at
+        every step so the keys never change (TorchRL builds its specs from the first step)."""
+        infos = {} if self.game.infos is None else self.game.infos(self._states[0], self.config,
+                                                                   self.agent_name_mapping[agent])
+        if self.config["illegal_action"] == "penalize":
+            infos["illegal_action"] = 0
+        return infos
 
 
 def _integer(value):
