@@ -1,6 +1,6 @@
 """Can the games be learned? Batched MaskablePPO self-play on a fixed time budget per game.
 
-    python -m benchmarks.learning [--minutes 25] [--games 1000] [--env secret_hitler_v0 ...]
+    python -m benchmarks.learning [--minutes 25] [--games 1000] [--env secret_hitler_v0 ...] [--players N]
 
 For every game (at the player count in ``PLAYERS``), ``python -m training.selfplay`` trains with
 its preset for ``--minutes`` of wall-clock time (rollouts, updates and the periodic evaluations
@@ -11,9 +11,12 @@ all count). Then, with the policy sampling from its masked distribution, ``--gam
 - in the cooperative Voll auf die 18: the policy in every seat, and the heuristic in every seat.
 
 Win rates are given beside the fair share (a seat's rate when every seat plays alike), per role in
-Secret Hitler. Each game's run is stored in benchmarks/results/learning_runs/<env id>.json, and
+Secret Hitler. Each game's run is stored in benchmarks/results/learning_runs/<run>.json, and
 learning.md, learning.json and the learning-curve PNGs are rebuilt from all stored runs, so games
-can be run one at a time (``--env``); every number comes from the run that wrote it.
+can be run one at a time (``--env``); every number comes from the run that wrote it. A run is
+named by its env id, or ``<env id>_<n>p`` when ``--players`` differs from the count in
+``PLAYERS`` (e.g. Secret Hitler at 7 players beside the 5-player run); learning.json is keyed by
+run name, and each entry states its players.
 """
 
 import argparse
@@ -34,6 +37,11 @@ PLAYERS = {"secret_hitler_v0": 5, "voll_auf_die_18_v0": 2, "volles_fass_voraus_v
            "teufel_teufel_v0": 4, "volle_socke_v0": 4}
 
 
+def run_name(env_id, players):
+    """A stored run's name: the env id at its default player count, else with the count."""
+    return env_id if players == PLAYERS.get(env_id, envs.game_of(env_id).default_players) else f"{env_id}_{players}p"
+
+
 def train(env_id, players, minutes, seed, out):
     from training import selfplay
 
@@ -42,7 +50,7 @@ def train(env_id, players, minutes, seed, out):
             "--out", str(out), "--seed", str(seed), "--eval-every", "500000", "--eval-games", "200"]
     started = time.perf_counter()
     model, history = selfplay.train(selfplay.parse_args(argv))
-    shutil.copy(pathlib.Path(out) / "learning_curve.png", RESULTS / f"learning_{env_id}.png")
+    shutil.copy(pathlib.Path(out) / "learning_curve.png", RESULTS / f"learning_{run_name(env_id, players)}.png")
     command = " ".join(["python -m training.selfplay", *argv])
     return model, history, command, (time.perf_counter() - started) / 60
 
@@ -52,7 +60,7 @@ def measure(env_id, players, minutes, games, seed):
     from training.policy_eval import policy_strength
     from training.vector_env import SnapshotPolicy
 
-    model, history, command, trained = train(env_id, players, minutes, seed, pathlib.Path("runs/learning") / env_id)
+    model, history, command, trained = train(env_id, players, minutes, seed, pathlib.Path("runs/learning") / run_name(env_id, players))
     policy = SnapshotPolicy(model.policy)
     config = {"num_players": players}
     row = {"players": players, "timesteps": int(model.num_timesteps), "minutes": round(trained, 1),
@@ -183,30 +191,35 @@ def main(argv=None):
     parser.add_argument("--games", type=int, default=1000, help="evaluation games per line")
     parser.add_argument("--env", action="append", help="an env id (repeat; default: all)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--players", type=int, help="player count (one --env only; default: PLAYERS)")
     args = parser.parse_args(argv)
     env_ids = args.env or list(envs.ENV_IDS)
     unknown = [e for e in env_ids if e not in envs.ENV_IDS]
     if unknown or args.minutes <= 0 or args.games < 1:
         parser.error(f"unknown env ids {unknown}" if unknown else "--minutes and --games must be positive")
+    if args.players is not None and len(env_ids) != 1:
+        parser.error("--players needs exactly one --env")
     for env_id in env_ids:
+        players = args.players or PLAYERS.get(env_id, envs.game_of(env_id).default_players)
         started, clock = time.strftime("%Y-%m-%d %H:%M", time.gmtime()), time.perf_counter()
         with LoadSampler() as load:
-            row = measure(env_id, PLAYERS.get(env_id, envs.game_of(env_id).default_players), args.minutes,
-                          args.games, args.seed)
+            row = measure(env_id, players, args.minutes, args.games, args.seed)
         row.update(machine=machine_line(), started=started, eval_games=args.games, load=load.summary(),
                    bench_command=f"python -m benchmarks.learning --env {env_id} --minutes {args.minutes:g} "
-                                 f"--games {args.games} --seed {args.seed}",
+                                 f"--games {args.games} --seed {args.seed}"
+                                 + (f" --players {args.players}" if args.players else ""),
                    total_minutes=round((time.perf_counter() - clock) / 60, 1))
         RUNS.mkdir(parents=True, exist_ok=True)
-        (RUNS / f"{env_id}.json").write_text(json.dumps(row, indent=1) + "\n")
-        print(json.dumps(flat({env_id: row})), flush=True)
+        name = run_name(env_id, players)
+        (RUNS / f"{name}.json").write_text(json.dumps(row, indent=1) + "\n")
+        print(json.dumps(flat({name: row})), flush=True)
         write_pages()
 
 
 def write_pages():
     """learning.md and learning.json from every stored run (games can be run one at a time)."""
-    rows = {env_id: json.loads((RUNS / f"{env_id}.json").read_text())
-            for env_id in envs.ENV_IDS if (RUNS / f"{env_id}.json").exists()}
+    # Sorted by name, so a game's other player counts follow its default run.
+    rows = {path.stem: json.loads(path.read_text()) for path in sorted(RUNS.glob("*.json"))}
     (RESULTS / "learning.json").write_text(json.dumps(flat(rows), indent=2) + "\n")
     write_result("learning", report(rows))
 
