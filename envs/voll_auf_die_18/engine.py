@@ -220,9 +220,17 @@ def make_config(config):
     record["chapter19_seed"] = -1 if config["chapter19_seed"] is None else config["chapter19_seed"]
     record["bib_start"] = -1 if config["bib_start"] is None else config["bib_start"]
     record["timing"] = TIMING_TABLE if config["timing"] == "table" else TIMING_STEP
-    seconds = dict(D.ACTION_SECONDS, **(config["action_seconds"] or {}))
-    record["action_seconds"] = [seconds[name] for name in TIMED]
+    record["action_seconds"] = [timed_seconds(config)[name] for name in TIMED]
     return record
+
+
+def timed_seconds(config):
+    """What each kind of action takes in game seconds: ``data.ACTION_SECONDS`` times the pace
+    (``pace``, None: ``data.TABLE_PACE`` for the group size), at least 1 s; ``action_seconds``
+    entries replace the result as given."""
+    pace = D.TABLE_PACE[config["num_players"]] if config["pace"] is None else config["pace"]
+    seconds = {name: max(1, round(base * pace)) for name, base in D.ACTION_SECONDS.items()}
+    return dict(seconds, **(config["action_seconds"] or {}))
 
 
 def check_config(config):

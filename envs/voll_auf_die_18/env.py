@@ -58,10 +58,12 @@ Options (besides ``num_players``, ``max_cycles``, ``illegal_action``, ``render_m
 ``communication`` ("full" | "none"), ``characters`` (None or one name per seat: kangaroo,
 kleinkuenstler, friedrich_wilhelm, otto_von, maria, krapotke, god, herta), ``reward_shaping``
 (False), ``hints`` (True), ``chapter19_seed`` (None: a new random chapter every game),
-``bib_start`` (None: 4/3/2/1 open Bib cards for 2/3/4/5 players), ``timing`` ("table": an action
-keeps its seat busy for as long as it takes at the table, ``data.ACTION_SECONDS``; "step": every
-action takes one step), ``action_seconds`` (None, or a dict overriding ``data.ACTION_SECONDS``). Every rule and every decision
-where the rulebook is silent: ``docs/rules/voll_auf_die_18.md``.
+``bib_start`` (None: 8/3/2/1 open Bib cards for 2/3/4/5 players), ``timing`` ("table": an action
+keeps its seat busy for as long as it takes at the table, ``data.ACTION_SECONDS`` times the pace;
+"step": every action takes one step), ``pace`` (None: ``data.TABLE_PACE``, 0.5/2/3/4 for 2/3/4/5
+players; or a factor from 0.1 to 10), ``action_seconds`` (None, or a dict of whole seconds per
+kind that replace the paced times). Every rule and every decision where the rulebook is silent,
+and the calibration of the clock by group size: ``docs/rules/voll_auf_die_18.md``.
 
 Observation blocks (relative seats: 0 is the observing seat, 1 the next, ...):
 
@@ -159,6 +161,14 @@ def _check_action_seconds(value):
     return None
 
 
+def _check_pace(value):
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or not 0.1 <= value <= 10:
+        return "expected None or a number from 0.1 to 10"
+    return None
+
+
 def infos(state, config, seat):
     """Per seat: the hints (what the argument search finds among the hands this seat can see)
     and why the game ended (``end_reason``, an int: see END_REASON_NAMES; 0 while it runs)."""
@@ -186,11 +196,13 @@ OPTIONS = {
     "hints": Option(True, "put the argument search's hints into infos", choices=(False, True)),
     "chapter19_seed": Option(None, "chapter 19: None draws a new random chapter each game; an int fixes it",
                              check=_check_seed),
-    "bib_start": Option(None, "open Bib cards at setup (None: 4/3/2/1 for 2/3/4/5 players)", check=_check_bib),
+    "bib_start": Option(None, "open Bib cards at setup (None: 8/3/2/1 for 2/3/4/5 players)", check=_check_bib),
     "timing": Option("table", "'table': an action keeps its seat busy as long as it takes at the table "
                               "(data.ACTION_SECONDS); 'step': every action takes one step", choices=("table", "step")),
-    "action_seconds": Option(None, "None, or a dict overriding data.ACTION_SECONDS (e.g. {'argue': 20})",
-                             check=_check_action_seconds),
+    "pace": Option(None, "a factor on data.ACTION_SECONDS (None: data.TABLE_PACE for the group size)",
+                   check=_check_pace),
+    "action_seconds": Option(None, "None, or a dict of whole seconds per kind replacing the paced times "
+                                   "(e.g. {'argue': 20})", check=_check_action_seconds),
 }
 
 GAME = Game(

@@ -38,9 +38,9 @@ def test_a_new_nazi_every_33_to_45_seconds():
 
 
 def test_an_action_keeps_its_seat_busy_as_long_as_it_takes_at_the_table():
-    """timing="table": arguing takes 12 s, so at 3 s a step the seat can only wait in the next three
-    steps; waiting takes one step; the others go on meanwhile."""
-    env = table(characters=["kangaroo", "kleinkuenstler"], timing="table")
+    """timing="table": arguing takes 12 s at a pace of 1, so at 3 s a step the seat can only wait
+    in the next three steps; waiting takes one step; the others go on meanwhile."""
+    env = table(characters=["kangaroo", "kleinkuenstler"], timing="table", pace=1)
     arrange(env, hands={0: ["R1", "R5", "Y2", "B3"], 1: ["R2", "Y3", "G4", "B5"]}, nazis={0: 23, 1: 20})
     play(env, argue(1, (0, 1)))
     for _ in range(3):
@@ -62,6 +62,21 @@ def test_the_emergency_redraw_keeps_everyone_busy_and_times_can_be_changed():
     step_timing = table(num_players=3)
     play(step_timing, EMERGENCY)
     assert all(len(legal(step_timing, s)) > 1 for s in range(3)), "timing='step': every action takes one step"
+
+
+def test_action_times_follow_the_pace_of_the_group_size():
+    """The table's pace scales every action time (data.TABLE_PACE by group size, or ``pace``);
+    ``action_seconds`` replaces single kinds as given."""
+    assert [D.TABLE_PACE[n] for n in (2, 3, 4, 5)] == [0.5, 2.0, 3.0, 4.0]
+    for n in (2, 3, 4, 5):
+        seconds = dict(zip(E.TIMED, rec(table(num_players=n, timing="table"))["action_seconds"]))
+        assert seconds["argue"] == 12 * D.TABLE_PACE[n] and seconds["emergency"] == round(21 * D.TABLE_PACE[n])
+    seconds = dict(zip(E.TIMED, rec(table(num_players=4, timing="table", pace=1.5, action_seconds={"argue": 20}))["action_seconds"]))
+    assert seconds["argue"] == 20 and seconds["task"] == 18 and seconds["offer"] == round(4.5) == 4
+    assert dict(zip(E.TIMED, rec(table(pace=0.1, timing="table"))["action_seconds"]))["withdraw"] == 1, "at least 1 s"
+    for bad in (0, 0.05, 11, "fast", True, [1]):
+        with pytest.raises(ValueError, match="pace"):
+            voll_auf_die_18_v0.parallel_env(pace=bad)
 
 
 def test_each_step_costs_seconds_per_step():
