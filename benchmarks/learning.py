@@ -7,7 +7,9 @@ its preset for ``--minutes`` of wall-clock time (rollouts, updates and the perio
 all count). Then, with the policy sampling from its masked distribution, ``--games`` games each:
 
 - the policy in one seat (random per game) against random players, and against heuristic agents;
-- the heuristic agent in the same seat against random players (the bar the policy is measured by);
+- the heuristic agent in the same seat against random players, and against heuristic agents (the
+  bars the policy is measured by; per role in Secret Hitler, where a role's rate among heuristic
+  players is what a learned liberal or fascist has to beat);
 - in the cooperative Voll auf die 18: the policy in every seat, and the heuristic in every seat.
 
 Win rates are given beside the fair share (a seat's rate when every seat plays alike), per role in
@@ -29,7 +31,7 @@ import time
 import envs
 from training.presets import DEFAULT_POOL_WEIGHTS
 
-from .common import RESULTS, LoadSampler, machine_line, write_result
+from .common import RESULTS, LoadSampler, command_line, machine_line, write_result
 
 RUNS = RESULTS / "learning_runs"  # one game's full run (curve, command, machine) per file
 
@@ -72,8 +74,17 @@ def measure(env_id, players, minutes, games, seed):
         row["ppo_vs_random"] = policy_strength(policy, env_id, "random", games, seed + 1, config)
         row["ppo_vs_heuristic"] = policy_strength(policy, env_id, "heuristic", games, seed + 2, config)
         row["heuristic_vs_random"] = policy_strength("heuristic", env_id, "random", games, seed + 1, config)
+        row["heuristic_vs_heuristic"] = heuristic_vs_heuristic(env_id, players, games, seed)
         row["fair_share"] = row["ppo_vs_random"]["fair_share"]
     return row
+
+
+def heuristic_vs_heuristic(env_id, players, games, seed):
+    """The heuristic in the policy's seat against heuristic agents (the same seeds as the
+    policy's games against them)."""
+    from training.policy_eval import policy_strength
+
+    return policy_strength("heuristic", env_id, "heuristic", games, seed + 2, {"num_players": players})
 
 
 def flat(rows):
@@ -81,8 +92,8 @@ def flat(rows):
     summary = {}
     for env_id, row in rows.items():
         entry = {k: row[k] for k in ("players", "timesteps", "minutes")}
-        for key in ("ppo_vs_random", "ppo_vs_heuristic", "heuristic_vs_random", "team_success_ppo",
-                    "team_success_heuristic"):
+        for key in ("ppo_vs_random", "ppo_vs_heuristic", "heuristic_vs_random", "heuristic_vs_heuristic",
+                    "team_success_ppo", "team_success_heuristic"):
             if key in row:
                 entry[key] = round(row[key]["win_rate"], 4)
                 for role, split in row[key].get("by_role", {}).items():
@@ -154,14 +165,16 @@ def report(rows):
              "wins); the fair share is a seat's win rate when every seat plays alike. 95% Wilson intervals in "
              "brackets.", "", "## Competitive games", "",
              "| env | players | steps | minutes | PPO vs random | PPO vs heuristic | heuristic vs random | "
-             "fair share | beats heuristic |", "|---|---:|---:|---:|---|---|---|---:|---|"]
+             "heuristic vs heuristic | fair share | beats heuristic |", "|---|---:|---:|---:|---|---|---|---|---:|---|"]
     for env_id, row in rows.items():
         if "ppo_vs_random" not in row:
             continue
         beats = row["ppo_vs_heuristic"]["win_rate"] > row["fair_share"]
         lines.append(f"| {env_id} | {row['players']} | {row['timesteps']:,} | {row['minutes']} | "
                      f"{_rate(row['ppo_vs_random'])} | {_rate(row['ppo_vs_heuristic'])} | "
-                     f"{_rate(row['heuristic_vs_random'])} | {row['fair_share']:.3f} | {'yes' if beats else 'no'} |")
+                     f"{_rate(row['heuristic_vs_random'])} | "
+                     f"{_rate(row['heuristic_vs_heuristic']) if 'heuristic_vs_heuristic' in row else '-'} | "
+                     f"{row['fair_share']:.3f} | {'yes' if beats else 'no'} |")
     coop = {e: r for e, r in rows.items() if "team_success_ppo" in r}
     if coop:
         lines += ["", "## The cooperative game", "",
@@ -174,7 +187,9 @@ def report(rows):
     lines += ["", "## Learning curves", ""]
     for env_id, row in rows.items():
         keys = [k for k in row["history"][0] if k.startswith("win_rate")]
-        lines += [f"### {env_id}", "", f"`{row['bench_command']}`, which trained with `{row['command']}`", "",
+        baseline = (f" The heuristic-against-heuristic line was added later by `{row['baseline_command']}`."
+                    if "baseline_command" in row else "")
+        lines += [f"### {env_id}", "", f"`{row['bench_command']}`, which trained with `{row['command']}`.{baseline}", "",
                   f"Machine: {row['machine']}. Run {row['started']} UTC, {row['total_minutes']} minutes in all "
                   f"(training and {row['eval_games']} evaluation games per line){_load_text(row)}.", "",
                   "| steps | " + " | ".join(k.replace("win_rate_", "").replace("_", " ") for k in keys) + " |",
@@ -192,6 +207,9 @@ def main(argv=None):
     parser.add_argument("--env", action="append", help="an env id (repeat; default: all)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--players", type=int, help="player count (one --env only; default: PLAYERS)")
+    parser.add_argument("--add-heuristic-baseline", action="store_true",
+                        help="only add the heuristic-against-heuristic line to the stored runs (runs stored "
+                             "before it existed), without training again")
     args = parser.parse_args(argv)
     env_ids = args.env or list(envs.ENV_IDS)
     unknown = [e for e in env_ids if e not in envs.ENV_IDS]
@@ -201,6 +219,9 @@ def main(argv=None):
         parser.error("--players needs exactly one --env")
     for env_id in env_ids:
         players = args.players or PLAYERS.get(env_id, envs.game_of(env_id).default_players)
+        if args.add_heuristic_baseline:
+            add_heuristic_baseline(env_id, players, args.seed, command_line("benchmarks.learning", argv))
+            continue
         started, clock = time.strftime("%Y-%m-%d %H:%M", time.gmtime()), time.perf_counter()
         with LoadSampler() as load:
             row = measure(env_id, players, args.minutes, args.games, args.seed)
@@ -214,6 +235,18 @@ def main(argv=None):
         (RUNS / f"{name}.json").write_text(json.dumps(row, indent=1) + "\n")
         print(json.dumps(flat({name: row})), flush=True)
         write_pages()
+
+
+def add_heuristic_baseline(env_id, players, seed, command):
+    """The heuristic-against-heuristic line for a run stored without it (its own command kept)."""
+    path = RUNS / f"{run_name(env_id, players)}.json"
+    if not path.exists() or envs.game_of(env_id).simultaneous:
+        raise SystemExit(f"no stored run of a competitive game at {path}")
+    row = json.loads(path.read_text())
+    row["heuristic_vs_heuristic"] = heuristic_vs_heuristic(env_id, players, row["eval_games"], seed)
+    row["baseline_command"] = command
+    path.write_text(json.dumps(row, indent=1) + "\n")
+    write_pages()
 
 
 def write_pages():
