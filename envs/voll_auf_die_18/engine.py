@@ -691,6 +691,13 @@ def pooled_values(kind, talented, counts, half_counts, dice_ok, banned_values):
 def team_reaches(iq, seat_reach, min_team, everyone, num):
     """Whether some team (each seat at most one value from ``seat_reach[seat]``, at least
     ``min_team`` members, every seat if ``everyone``) can sum to ``iq`` exactly."""
+    return (team_sums(seat_reach, min_team, everyone, num) >> iq & 1) != 0
+
+
+@njit(cache=True)
+def team_sums(seat_reach, min_team, everyone, num):
+    """The sums (bitmask) some team can reach: each seat at most one value from ``seat_reach[seat]``,
+    at least ``min_team`` members, every seat if ``everyone``."""
     layers = np.zeros((2, num + 1), np.int64)  # layers[., m]: sums reachable with m members
     layers[0, 0] = 1
     for seat in range(num):
@@ -701,10 +708,10 @@ def team_reaches(iq, seat_reach, min_team, everyone, num):
                 for v in range(1, MAX_VALUE):
                     if seat_reach[seat] >> v & 1:
                         layers[new, m] |= layers[old, m - 1] << v
+    sums = np.int64(0)
     for m in range(min_team, num + 1):
-        if layers[num % 2, m] >> iq & 1:
-            return True
-    return False
+        sums |= layers[num % 2, m]
+    return sums
 
 
 @njit(cache=True)
@@ -724,6 +731,12 @@ def can_still_win(state):
     half_counts = np.zeros(D.NUM_HALVES, np.int64)
     dice_ok = np.zeros(D.NUM_DICE, np.int64)
     seat_reach = np.zeros(num, np.int64)
+    # Nazis with the same rules share the seats' reach (most lie 08/15 side up): one entry per rules.
+    rules_allowed = np.zeros(D.NUM_NAZIS, np.int64)
+    rules_banned = np.zeros(D.NUM_NAZIS, np.int64)
+    rules_everyone = np.zeros(D.NUM_NAZIS, np.int64)
+    rules_sums = np.zeros(D.NUM_NAZIS, np.int64)
+    rules_count = 0
     face_values_left = 0
     iq_left = 0
     flexible = False
@@ -737,18 +750,27 @@ def can_still_win(state):
             continue
         iq_left += NAZI_IQ[nazi]
         allowed, banned, everyone = nazi_rules(state, nazi)
-        counts[:] = 0
-        half_counts[:] = 0
-        for card in range(NUM_ARG):
-            if (state.card_loc[card] != LOC_DISCARD and (allowed >> CARD_COLOUR[card] & 1)
-                    and not (banned >> CARD_VALUE[card] & 1)):
-                counts[CARD_COLOUR[card], CARD_VALUE[card]] += 1
-                half_counts[CARD_HALF[card]] += 1
-        for k in range(D.NUM_DICE):
-            dice_ok[k] = (allowed >> k) & 1
-        for seat in range(num):
-            seat_reach[seat] = pooled_values(state.character[seat], talented, counts, half_counts, dice_ok, banned)
-        if not team_reaches(NAZI_IQ[nazi], seat_reach, min_team(state), everyone, num):
+        r = 0
+        while r < rules_count and not (rules_allowed[r] == allowed and rules_banned[r] == banned
+                                       and rules_everyone[r] == everyone):
+            r += 1
+        if r == rules_count:
+            counts[:] = 0
+            half_counts[:] = 0
+            for card in range(NUM_ARG):
+                if (state.card_loc[card] != LOC_DISCARD and (allowed >> CARD_COLOUR[card] & 1)
+                        and not (banned >> CARD_VALUE[card] & 1)):
+                    counts[CARD_COLOUR[card], CARD_VALUE[card]] += 1
+                    half_counts[CARD_HALF[card]] += 1
+            for k in range(D.NUM_DICE):
+                dice_ok[k] = (allowed >> k) & 1
+            for seat in range(num):
+                seat_reach[seat] = pooled_values(state.character[seat], talented, counts, half_counts, dice_ok,
+                                                 banned)
+            rules_allowed[r], rules_banned[r], rules_everyone[r] = allowed, banned, everyone
+            rules_sums[r] = team_sums(seat_reach, min_team(state), everyone, num)
+            rules_count += 1
+        if not (rules_sums[r] >> NAZI_IQ[nazi] & 1):
             return False
     return flexible or face_values_left >= iq_left
 
@@ -763,6 +785,7 @@ def can_still_win(state):
 MAX_CLOSED = 22           # exact searches run over at most this many Arguments a Nazi accepts
 MAX_CARD_OPTIONS = 65536  # argumentations of all characters at all Nazis of one search
 SEARCH_BUDGET = 200_000   # steps of one search; past it the position counts as winnable
+QUICK_BUDGET = 2_000      # steps of the quick search over pairs (past it the full search decides)
 MAX_PACKED = 6            # the packing search takes at most this many Nazis together
 
 
@@ -794,18 +817,16 @@ def closed_cards(state, out):
 
 
 @njit(cache=True)
-def _add_card_option(kind, relax, members, k, bits, opt_bits, opt_value, count):
+def _add_card_option(kind, relax, members, k, bits, opt_bits, opt_value, count, colours, values, halves):
     """Append the argumentations (one per value) character ``kind`` can make of the ``k`` Arguments
-    ``members``; returns the new count, or -1 when the arrays are full (or were: ``count`` -1)."""
+    ``members``; returns the new count, or -1 when the arrays are full (or were: ``count`` -1).
+    ``colours``/``values``/``halves``: scratch of 4 (reused: this runs for every 2-4 cards)."""
     if count < 0:
         return -1
-    colours = np.zeros(4, np.int64)
-    values = np.zeros(4, np.int64)
-    halves = np.zeros(4, np.int64)
-    for i in range(k):
-        colours[i] = CARD_COLOUR[members[i]]
-        values[i] = CARD_VALUE[members[i]]
-        halves[i] = CARD_HALF[members[i]]
+    for i in range(4):
+        colours[i] = CARD_COLOUR[members[i]] if i < k else 0
+        values[i] = CARD_VALUE[members[i]] if i < k else 0
+        halves[i] = CARD_HALF[members[i]] if i < k else 0
     subset = (1 << k) - 1
     readings = np.int64(0)
     if kind == D.MARIA:
@@ -815,13 +836,15 @@ def _add_card_option(kind, relax, members, k, bits, opt_bits, opt_value, count):
         status = rule_status(kind, colours, values, subset)
         if status == 0 or (status == 1 and relax):
             readings = np.int64(1) << (values[0] + values[1] + values[2] + values[3])
-    for v in range(1, MAX_VALUE):
-        if readings >> v & 1:
-            if count >= opt_bits.shape[0]:
-                return -1
-            opt_bits[count] = bits
-            opt_value[count] = v
-            count += 1
+    readings &= ((np.int64(1) << MAX_VALUE) - 1) & ~np.int64(1)  # values 1..MAX_VALUE-1
+    while readings:  # one entry per value, ascending (most of the 2-4 card sets fit no rule: none)
+        v = _lowest_bit(readings)
+        readings &= readings - 1
+        if count >= opt_bits.shape[0]:
+            return -1
+        opt_bits[count] = bits
+        opt_value[count] = v
+        count += 1
     return count
 
 
@@ -832,6 +855,13 @@ def card_options(kind, relax, cards, n, allowed, banned, opt_bits, opt_value, st
     i: ``cards[i]``) and the value, one entry per value. Krapotke's dice, which are no cards, may
     show any values 1-5 (:func:`pooled_values`). Returns the new end, or -1 when the arrays are full
     or more than MAX_CLOSED cards fit the Nazi (the caller then knows nothing)."""
+    return card_options_upto(kind, relax, cards, n, allowed, banned, opt_bits, opt_value, start, 4)
+
+
+@njit(cache=True)
+def card_options_upto(kind, relax, cards, n, allowed, banned, opt_bits, opt_value, start, largest):
+    """:func:`card_options` limited to argumentations of at most ``largest`` Arguments (Krapotke's
+    dice: all of them): a subset of the options, for a quick first search."""
     count = start
     if kind == D.KRAPOTKE:
         dice_ok = np.zeros(D.NUM_DICE, np.int64)
@@ -856,20 +886,24 @@ def card_options(kind, relax, cards, n, allowed, banned, opt_bits, opt_value, st
             fit[m] = i
             m += 1
     members = np.zeros(4, np.int64)
+    scratch = np.zeros((3, 4), np.int64)  # colours, values, halves of the members
+    colours, values, halves = scratch[0], scratch[1], scratch[2]
     for a in range(m):
         members[0] = cards[fit[a]]
         for b in range(a + 1, m):
             members[1] = cards[fit[b]]
             two = (np.int64(1) << fit[a]) | (np.int64(1) << fit[b])
-            count = _add_card_option(kind, relax, members, 2, two, opt_bits, opt_value, count)
-            for c in range(b + 1, m):
+            count = _add_card_option(kind, relax, members, 2, two, opt_bits, opt_value, count, colours, values,
+                                     halves)
+            for c in range(b + 1, m if largest >= 3 else b + 1):
                 members[2] = cards[fit[c]]
                 three = two | (np.int64(1) << fit[c])
-                count = _add_card_option(kind, relax, members, 3, three, opt_bits, opt_value, count)
-                for d in range(c + 1, m):
+                count = _add_card_option(kind, relax, members, 3, three, opt_bits, opt_value, count, colours,
+                                         values, halves)
+                for d in range(c + 1, m if largest >= 4 else c + 1):
                     members[3] = cards[fit[d]]
                     count = _add_card_option(kind, relax, members, 4, three | (np.int64(1) << fit[d]), opt_bits,
-                                             opt_value, count)
+                                             opt_value, count, colours, values, halves)
         if count < 0:
             return -1
     return count
@@ -980,17 +1014,31 @@ def _shift_all(bits, values):
 
 
 @njit(cache=True)
-def nazis_fit(state, nazis, count, cards, n):
+def nazis_fit(state, nazis, count, cards, n, opt_bits, opt_value):
     """Whether the teams of the characters in play can convince the ``count`` Nazis ``nazis``
     (each by its rules) with disjoint Arguments from ``cards[:n]`` (talents counted as available
-    in talented chapters). 1 yes, 0 no, -1 not known (too many cards or options, or the budget)."""
+    in talented chapters). 1 yes, 0 no, -1 not known (too many cards or options, or the budget).
+    ``opt_bits``/``opt_value``: scratch of MAX_CARD_OPTIONS (allocated once by the caller).
+
+    A quick search over pairs of Arguments (and dice) comes first: the pairs are few, and teams of
+    them usually reach an IQ; a team it finds is a team of the full search (which is then skipped:
+    its answer would be 1, or -1, which callers read alike); else the full search decides."""
+    quick = _teams_of_at_most(state, nazis, count, cards, n, opt_bits, opt_value, 2, QUICK_BUDGET)
+    if quick != 0 and quick != -2:  # 1: found; -1: more than MAX_CLOSED cards fit (the full search too)
+        return quick
+    found = _teams_of_at_most(state, nazis, count, cards, n, opt_bits, opt_value, 4, SEARCH_BUDGET)
+    return -1 if found == -2 else found
+
+
+@njit(cache=True)
+def _teams_of_at_most(state, nazis, count, cards, n, opt_bits, opt_value, largest, budget):
+    """:func:`nazis_fit` with argumentations of at most ``largest`` Arguments and a search budget:
+    1, 0, -1 (options overflow), -2 (the budget ran out)."""
     seats = int(state.num_players)
     relax = (state.labels & D.L_TALENTS) != 0
     iqs = np.zeros(count, np.int64)
     everyone = np.zeros(count, np.int64)
     opt_start = np.zeros(count * seats + 1, np.int64)
-    opt_bits = np.empty(MAX_CARD_OPTIONS, np.int64)
-    opt_value = np.empty(MAX_CARD_OPTIONS, np.int64)
     end = 0
     for j in range(count):
         nazi = nazis[j]
@@ -998,12 +1046,14 @@ def nazis_fit(state, nazis, count, cards, n):
         iqs[j] = NAZI_IQ[nazi]
         for s in range(seats):
             start = end
-            end = card_options(state.character[s], relax, cards, n, allowed, banned, opt_bits, opt_value, start)
+            end = card_options_upto(state.character[s], relax, cards, n, allowed, banned, opt_bits, opt_value, start,
+                                    largest)
             if end < 0:
                 return -1
             _sort_by_value(opt_bits, opt_value, start, end)
             opt_start[j * seats + s + 1] = end
-    return teams_fit(iqs, everyone, min_team(state), seats, opt_start, opt_bits, opt_value, SEARCH_BUDGET)
+    found = teams_fit(iqs, everyone, min_team(state), seats, opt_start, opt_bits, opt_value, budget)
+    return -2 if found == -1 else found
 
 
 @njit(cache=True)
@@ -1121,20 +1171,22 @@ def lost_reason(state):
     if n < 0:
         return END_NONE
     nazis = np.zeros(D.NUM_NAZIS, np.int64)
+    opt_bits = np.empty(MAX_CARD_OPTIONS, np.int64)
+    opt_value = np.empty(MAX_CARD_OPTIONS, np.int64)
     if _stack_cards(state) == 0:
         count = 0
         for nazi in range(D.NUM_NAZIS - 1, -1, -1):  # the highest IQs first: they fail soonest
             if state.nazi_at[nazi] != NAZI_CONVINCED:
                 nazis[count] = nazi
                 count += 1
-                if nazis_fit(state, nazis[count - 1:count], 1, cards, n) == 0:
+                if nazis_fit(state, nazis[count - 1:count], 1, cards, n, opt_bits, opt_value) == 0:
                     return END_NO_ARGUMENTS
-        if count <= MAX_PACKED and nazis_fit(state, nazis, count, cards, n) == 0:
+        if count <= MAX_PACKED and nazis_fit(state, nazis, count, cards, n, opt_bits, opt_value) == 0:
             return END_CARDS_SHARED
         return END_NONE
     count = coming_face_up(state, nazis)
     for j in range(count):
-        if nazis_fit(state, nazis[j:j + 1], 1, cards, n) != 0:
+        if nazis_fit(state, nazis[j:j + 1], 1, cards, n, opt_bits, opt_value) != 0:
             return END_NONE
     return END_STUCK
 
@@ -1233,6 +1285,14 @@ def cards_held(state, seat):
 
 
 @njit(cache=True)
+def _hand_count(state, seat):
+    count = 0
+    for i in range(HAND):
+        count += state.hand[seat, i] >= 0
+    return count
+
+
+@njit(cache=True)
 def may_draw_from_bib(state):
     """Hand cards come from the Bib only when every stack is empty, or always in chapter "run out"."""
     if state.labels & D.L_RUN_OUT:
@@ -1305,7 +1365,7 @@ def _draw_up(state, seat):
     """Draw from the stacks (the fullest first) until the seat holds 4 cards."""
     if not has_hand(state, seat) or state.labels & D.L_RUN_OUT:
         return
-    while cards_held(state, seat) < HAND:
+    while _hand_count(state, seat) < HAND and cards_held(state, seat) < HAND:  # (a full hand: no pool scan)
         s = _largest_stack(state)
         if s < 0:
             return
@@ -1731,6 +1791,12 @@ def _timed_kind(action, card):
     return T_TELL
 
 
+# Columns of refresh's per-seat scratch rows.
+S_COLOURS, S_VALUES, S_HALVES, S_USABLE = 0, 4, 8, 12
+S_HELD, S_UNKNOWN, S_ARGUMENTS, S_NORMAL = 16, 17, 18, 19
+S_TALENT = S_NORMAL + NUM_SUBSETS
+
+
 @njit(cache=True)
 def refresh(state):
     """Recompute what the record caches: every seat's legal mask. Each seat's cards are evaluated
@@ -1738,48 +1804,66 @@ def refresh(state):
     operations."""
     num = int(state.num_players)
     for seat in range(num):  # (rows of absent seats are never written)
-        for a in range(NUM_ACTIONS):
-            state.mask[seat, a] = 0
+        state.mask[seat, :] = 0
     if state.terminal:
         return
-    cards = np.empty((4, num, 4), np.int8)                 # colours, values, halves, usable
-    readings = np.empty((2, num, NUM_SUBSETS), np.int64)   # normal, talent readings of each subset
-    per_seat = np.zeros((4, num), np.int64)                # cards held, unknown slots, slots holding Arguments
-    bib = np.empty(NUM_ARG, np.int64)
+    idle = 0  # the seats not busy (bits): only they get more than "wait"
+    for seat in range(num):
+        if is_busy(state, seat):
+            state.mask[seat, A_WAIT] = 1
+        else:
+            idle |= 1 << seat
+    if idle == 0:
+        return
+    # One scratch allocation: per seat its cards (colours, values, halves, usable), counts and
+    # readings (columns S_*), and in the last row the Bib's cards.
+    scratch = np.empty((num + 1, NUM_ARG), np.int64)
+    bib = scratch[num]
     bib_count = 0
+    for seat in range(num):
+        scratch[seat, S_HELD] = 0
     for card in range(NUM_ARG):
         if state.card_loc[card] == LOC_BIB:
             bib[bib_count] = card
             bib_count += 1
         elif state.card_loc[card] == LOC_POOL:
-            per_seat[0, state.card_seat[card]] += 1
+            scratch[state.card_seat[card], S_HELD] += 1
+    held = scratch[:num, S_HELD]
     for seat in range(num):
+        row = scratch[seat]
+        arguments = 0
         for i in range(HAND):
             card = state.hand[seat, i]
-            per_seat[0, seat] += card >= 0
+            row[S_HELD] += card >= 0
             if card >= 0 and card < NUM_ARG:
-                per_seat[2, seat] |= 1 << i
-        if is_busy(state, seat):
-            state.mask[seat, A_WAIT] = 1
+                arguments |= 1 << i
+        row[S_ARGUMENTS] = arguments
+    for seat in range(num):
+        if not idle >> seat & 1:
             continue
-        _seat_cards(state, seat, -1, cards[0, seat], cards[1, seat], cards[2, seat], cards[3, seat])
-        per_seat[1, seat] = unknown_slots(state, seat)
-        _fill_other_masks(state, seat, state.mask[seat], bib, bib_count, per_seat[0], per_seat[1, seat])
-        usable = 0
+        row = scratch[seat]
+        colours, values, halves = row[S_COLOURS:S_COLOURS + 4], row[S_VALUES:S_VALUES + 4], row[S_HALVES:S_HALVES + 4]
+        usable = row[S_USABLE:S_USABLE + 4]
+        _seat_cards(state, seat, -1, colours, values, halves, usable)
+        row[S_UNKNOWN] = unknown_slots(state, seat)
+        _fill_other_masks(state, seat, state.mask[seat], bib, bib_count, held, row[S_UNKNOWN])
+        present = 0
         for i in range(4):
-            usable |= int(cards[3, seat, i]) << i
-        subset_readings(state.character[seat], cards[0, seat], cards[1, seat], cards[2, seat], usable,
-                        readings[0, seat], readings[1, seat])
+            present |= int(usable[i]) << i
+        subset_readings(state.character[seat], colours, values, halves, present,
+                        row[S_NORMAL:S_NORMAL + NUM_SUBSETS], row[S_TALENT:S_TALENT + NUM_SUBSETS])
     for slot in range(NUM_SLOTS):
         nazi = nazi_in_slot(state, slot)
         if nazi < 0:
             continue
         allowed, banned, _ = nazi_rules(state, nazi)
         for seat in range(num):
-            if not state.contrib[nazi, seat] and not is_busy(state, seat):
-                accepted = cards_accepted(cards[0, seat], cards[1, seat], cards[3, seat], allowed, banned)
-                _fill_argue_mask(state, seat, slot, nazi, state.mask[seat], readings[0, seat], readings[1, seat],
-                                 accepted, per_seat[1, seat], per_seat[2, seat])
+            if idle >> seat & 1 and not state.contrib[nazi, seat]:
+                row = scratch[seat]
+                accepted = cards_accepted(row[S_COLOURS:S_COLOURS + 4], row[S_VALUES:S_VALUES + 4],
+                                          row[S_USABLE:S_USABLE + 4], allowed, banned)
+                _fill_argue_mask(state, seat, slot, nazi, state.mask[seat], row[S_NORMAL:S_NORMAL + NUM_SUBSETS],
+                                 row[S_TALENT:S_TALENT + NUM_SUBSETS], accepted, row[S_UNKNOWN], row[S_ARGUMENTS])
 
 
 @njit(cache=True)
@@ -2255,26 +2339,41 @@ def _clear_stale_offers(state):
 # ==== observe ================================================================================
 
 
+def _card_rows():
+    """Each card's F_CARD observation features, with its front (row 0) and with its back only (row 1)."""
+    rows = np.zeros((2, NUM_CARDS, F_CARD), np.float32)
+    for card in range(NUM_CARDS):
+        for hidden in range(2):
+            row = rows[hidden, card]
+            row[0] = 1.0
+            if card >= NUM_ARG:  # Razupaltuff: known to everyone
+                row[1] = 1.0
+                row[2] = 1.0
+                continue
+            if not hidden:
+                row[1] = 1.0
+                row[3 + CARD_COLOUR[card]] = 1.0
+                row[7 + CARD_VALUE[card] - 1] = 1.0
+            segments = HALF_SEGMENTS[CARD_HALF[card]]
+            for s in range(7):
+                if segments >> s & 1:
+                    row[13 + s] = 1.0
+            design = CARD_BACK[card]
+            row[20 + BACK_COND_KIND[design]] = 1.0
+            for k in range(7):
+                row[24 + k] = BACK_COND_COUNT[design, k] / 4.0
+    return rows
+
+
+CARD_ROWS = _card_rows()  # (a table: the observation copies a card's features instead of building them)
+
+
 @njit(cache=True)
 def _write_card(out, o, card, front):
     """A card's features at out[o:o + F_CARD]; its front only if ``front``."""
-    out[o] = 1.0
-    if card >= NUM_ARG:  # Razupaltuff: known to everyone
-        out[o + 1] = 1.0
-        out[o + 2] = 1.0
-        return
-    if front:
-        out[o + 1] = 1.0
-        out[o + 3 + CARD_COLOUR[card]] = 1.0
-        out[o + 7 + CARD_VALUE[card] - 1] = 1.0
-    segments = HALF_SEGMENTS[CARD_HALF[card]]
-    for s in range(7):
-        if segments >> s & 1:
-            out[o + 13 + s] = 1.0
-    design = CARD_BACK[card]
-    out[o + 20 + BACK_COND_KIND[design]] = 1.0
-    for k in range(7):
-        out[o + 24 + k] = BACK_COND_COUNT[design, k] / 4.0
+    row = CARD_ROWS[0 if front else 1, card]
+    for k in range(F_CARD):
+        out[o + k] = row[k]
 
 
 @njit(cache=True)
@@ -2301,9 +2400,10 @@ def observe(state, seat, out):
         o = O_NAZI_STATUS + nazi * 4
         out[o + int(state.nazi_at[nazi])] = 1.0
         out[o + 3] = state.nasty[nazi]
+    pooled = _write_cards(state, out)
     for rel in range(num):
         other = (seat + rel) % num
-        _write_seat(state, seat, other, rel, out)
+        _write_seat(state, seat, other, rel, out, pooled >> (8 * other) & 0xFF)
     for s in range(state.num_stacks):
         o = O_STACKS + s * (1 + F_CARD)
         out[o] = state.stack_len[s] / NUM_ARG
@@ -2313,6 +2413,13 @@ def observe(state, seat, out):
         o = O_DICE + k * 10
         out[o + int(state.die_value[k]) - 1] = 1.0
         out[o + 6 + int(state.die_status[k])] = 1.0
+
+
+@njit(cache=True)
+def _write_cards(state, out):
+    """Every Argument's public whereabouts; returns the cards each seat has laid in pools, packed
+    8 bits a seat (the seats' "cards held" need them: one pass over the cards for both)."""
+    pooled = np.int64(0)
     for card in range(NUM_ARG):
         loc = state.card_loc[card]
         if loc == LOC_BIB:
@@ -2320,8 +2427,10 @@ def observe(state, seat, out):
             out[O_CARDS + card * 4 + 3] = state.from_talent[card]
         elif loc == LOC_POOL:
             out[O_CARDS + card * 4 + 1] = 1.0
+            pooled += np.int64(1) << (8 * int(state.card_seat[card]))
         elif loc == LOC_DISCARD:
             out[O_CARDS + card * 4 + 2] = 1.0
+    return pooled
 
 
 @njit(cache=True)
@@ -2342,12 +2451,15 @@ def _write_nazi(state, seat, nazi, out, o):
         other = (seat + rel) % num
         out[o + 19 + rel] = state.contrib[nazi, other]
         out[o + 24 + rel] = state.contrib_value[nazi, other] / 23.0
-    for v in range(24):
-        out[o + 29 + v] = (state.pool_readings[nazi] >> v) & 1
+    if state.pool_readings[nazi]:  # (Maria laid here)
+        for v in range(24):
+            out[o + 29 + v] = (state.pool_readings[nazi] >> v) & 1
 
 
 @njit(cache=True)
-def _write_seat(state, seat, other, rel, out):
+def _write_seat(state, seat, other, rel, out, pooled):
+    """``other``'s seat, hand, offer and talent space as ``seat`` sees them (``pooled``: the cards
+    ``other`` has laid in pools)."""
     out[O_BUSY + rel] = min(1.0, max(0, state.busy_until[other] - state.clock) / 30.0)
     o = O_SEATS + rel * F_SEAT
     out[o] = 1.0
@@ -2355,7 +2467,10 @@ def _write_seat(state, seat, other, rel, out):
     out[o + 9] = state.talent_ready[other]
     out[o + 10] = state.talent_len[other] / D.HERTA_TALENT_CARDS
     if has_hand(state, other):
-        out[o + 11] = cards_held(state, other) / HAND
+        held = pooled
+        for i in range(HAND):
+            held += state.hand[other, i] >= 0
+        out[o + 11] = held / HAND
     for i in range(HAND):
         card = state.hand[other, i]
         if card >= 0:
