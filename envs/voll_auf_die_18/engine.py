@@ -53,6 +53,7 @@ SUBSETS = np.array([3, 5, 6, 9, 10, 12, 7, 11, 13, 14, 15], np.int8)
 NUM_SUBSETS = 11
 SUBSET_INDEX = np.full(16, -1, np.int64)
 SUBSET_INDEX[SUBSETS] = np.arange(NUM_SUBSETS)
+SUBSET_SIZE = np.array([bin(int(b)).count("1") for b in SUBSETS], np.int64)
 
 # Where a card is.
 LOC_NONE, LOC_STACK, LOC_HAND, LOC_POOL, LOC_BIB, LOC_TALENT, LOC_DISCARD = 0, 1, 2, 3, 4, 5, 6
@@ -363,6 +364,59 @@ def maria_readings(halves, values, subset):
     return normal, talent & ~normal
 
 
+# Arguments as packed counts: adding the codes of 2-4 cards gives how many there are of each colour
+# (a nibble a colour), of each value (a nibble a value 1-6), how many are odd, and their sum, so a
+# character's rule is read off one integer (:func:`code_status`) instead of loops over the cards.
+CODE_VALUES, CODE_ODD, CODE_SUM = 16, 40, 48
+CARD_CODE = np.array([(1 << 4 * int(CARD_COLOUR[c])) | (1 << CODE_VALUES + 4 * (int(CARD_VALUE[c]) - 1))
+                      | ((int(CARD_VALUE[c]) & 1) << CODE_ODD) | (int(CARD_VALUE[c]) << CODE_SUM)
+                      if c < NUM_ARG else 0 for c in range(NUM_CARDS)], np.int64)
+
+
+@njit(cache=True)
+def _value_code(colour, value):
+    """The CARD_CODE of an Argument with this front."""
+    return ((np.int64(1) << (4 * colour)) | (np.int64(1) << (CODE_VALUES + 4 * (value - 1)))
+            | (np.int64(value & 1) << CODE_ODD) | (np.int64(value) << CODE_SUM))
+
+
+@njit(cache=True)
+def code_status(kind, code, k):
+    """:func:`rule_status` of ``k`` Arguments (2-4, not Krapotke's dice, not Maria) from the sum of
+    their CARD_CODEs."""
+    if kind == D.GOD:
+        return 0 if k == 2 else 1
+    if kind == D.KANGAROO or kind == D.FRIEDRICH_WILHELM:  # one colour / all colours different
+        top, distinct = 0, 0
+        for c in range(D.NUM_COLOURS):
+            n = code >> (4 * c) & 15
+            top = max(top, n)
+            distinct += n > 0
+        if kind == D.KANGAROO:
+            return 0 if top == k else (1 if top == k - 1 else 2)
+        return 0 if distinct == k else (1 if distinct == k - 1 else 2)
+    if kind == D.OTTO_VON or kind == D.KLEINKUENSTLER:  # one value / a straight
+        top, distinct, lo, hi = 0, 0, 99, -1
+        for v in range(1, 7):
+            n = code >> (CODE_VALUES + 4 * (v - 1)) & 15
+            if n:
+                top = max(top, n)
+                distinct += 1
+                lo = min(lo, v)
+                hi = max(hi, v)
+        if kind == D.OTTO_VON:
+            return 0 if top == k else (1 if top == k - 1 else 2)
+        if distinct != k:
+            return 2
+        return 0 if hi - lo == k - 1 else (1 if hi - lo == k else 2)
+    if kind == D.HERTA:  # one parity
+        odd = code >> CODE_ODD & 15
+        if odd == 0 or odd == k:
+            return 0
+        return 1 if odd == 1 or odd == k - 1 else 2
+    return 2
+
+
 # ==== the hot path: argument search =============================================================
 
 
@@ -374,6 +428,10 @@ def subset_readings(kind, colours, values, halves, present, normal, talent):
     the sum, if the rule allows the subset). 0 for a subset with a slot not in ``present``. This
     is the Nazi-independent part of the argument search: masks evaluate it once per seat and then
     filter it per Nazi with bit operations (:func:`cards_accepted`, :func:`fitting_values`)."""
+    codes = (np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+    if kind != D.MARIA and kind != D.KRAPOTKE:
+        codes = (_value_code(colours[0], values[0]), _value_code(colours[1], values[1]),
+                 _value_code(colours[2], values[2]), _value_code(colours[3], values[3]))
     for s in range(NUM_SUBSETS):
         subset = SUBSETS[s]
         normal[s] = 0
@@ -382,6 +440,16 @@ def subset_readings(kind, colours, values, halves, present, normal, talent):
             continue
         if kind == D.MARIA:
             normal[s], talent[s] = maria_readings(halves, values, subset)
+            continue
+        if kind != D.KRAPOTKE:  # the rule from the cards' packed counts (as card_options reads it)
+            code = ((codes[0] if subset & 1 else 0) + (codes[1] if subset & 2 else 0)
+                    + (codes[2] if subset & 4 else 0) + (codes[3] if subset & 8 else 0))
+            status = code_status(kind, code, SUBSET_SIZE[s])
+            if status < 2:
+                if status == 0:
+                    normal[s] = np.int64(1) << (code >> CODE_SUM)
+                else:
+                    talent[s] = np.int64(1) << (code >> CODE_SUM)
             continue
         status = rule_status(kind, colours, values, subset)
         if status < 2:
@@ -786,6 +854,7 @@ MAX_CLOSED = 22           # exact searches run over at most this many Arguments 
 MAX_CARD_OPTIONS = 65536  # argumentations of all characters at all Nazis of one search
 SEARCH_BUDGET = 200_000   # steps of one search; past it the position counts as winnable
 QUICK_BUDGET = 2_000      # steps of the quick search over pairs (past it the full search decides)
+QUICK_OPTIONS = 2048      # its argumentations (more: the full search decides)
 MAX_PACKED = 6            # the packing search takes at most this many Nazis together
 
 
@@ -817,25 +886,24 @@ def closed_cards(state, out):
 
 
 @njit(cache=True)
-def _add_card_option(kind, relax, members, k, bits, opt_bits, opt_value, count, colours, values, halves):
+def _add_card_option(kind, relax, members, k, bits, code, opt_bits, opt_value, count, colours, values, halves):
     """Append the argumentations (one per value) character ``kind`` can make of the ``k`` Arguments
-    ``members``; returns the new count, or -1 when the arrays are full (or were: ``count`` -1).
-    ``colours``/``values``/``halves``: scratch of 4 (reused: this runs for every 2-4 cards)."""
+    ``members`` (``code``: the sum of their CARD_CODEs); returns the new count, or -1 when the arrays
+    are full (or were: ``count`` -1). ``colours``/``values``/``halves``: scratch of 4 for Maria."""
     if count < 0:
         return -1
-    for i in range(4):
-        colours[i] = CARD_COLOUR[members[i]] if i < k else 0
-        values[i] = CARD_VALUE[members[i]] if i < k else 0
-        halves[i] = CARD_HALF[members[i]] if i < k else 0
-    subset = (1 << k) - 1
     readings = np.int64(0)
     if kind == D.MARIA:
-        normal, talent = maria_readings(halves, values, subset)
+        for i in range(4):
+            colours[i] = CARD_COLOUR[members[i]] if i < k else 0
+            values[i] = CARD_VALUE[members[i]] if i < k else 0
+            halves[i] = CARD_HALF[members[i]] if i < k else 0
+        normal, talent = maria_readings(halves, values, (1 << k) - 1)
         readings = normal | (talent if relax else np.int64(0))
     else:
-        status = rule_status(kind, colours, values, subset)
+        status = code_status(kind, code, k)
         if status == 0 or (status == 1 and relax):
-            readings = np.int64(1) << (values[0] + values[1] + values[2] + values[3])
+            readings = np.int64(1) << (code >> CODE_SUM)
     readings &= ((np.int64(1) << MAX_VALUE) - 1) & ~np.int64(1)  # values 1..MAX_VALUE-1
     while readings:  # one entry per value, ascending (most of the 2-4 card sets fit no rule: none)
         v = _lowest_bit(readings)
@@ -893,17 +961,20 @@ def card_options_upto(kind, relax, cards, n, allowed, banned, opt_bits, opt_valu
         for b in range(a + 1, m):
             members[1] = cards[fit[b]]
             two = (np.int64(1) << fit[a]) | (np.int64(1) << fit[b])
-            count = _add_card_option(kind, relax, members, 2, two, opt_bits, opt_value, count, colours, values,
-                                     halves)
+            code_two = CARD_CODE[members[0]] + CARD_CODE[members[1]]
+            count = _add_card_option(kind, relax, members, 2, two, code_two, opt_bits, opt_value, count, colours,
+                                     values, halves)
             for c in range(b + 1, m if largest >= 3 else b + 1):
                 members[2] = cards[fit[c]]
                 three = two | (np.int64(1) << fit[c])
-                count = _add_card_option(kind, relax, members, 3, three, opt_bits, opt_value, count, colours,
-                                         values, halves)
+                code_three = code_two + CARD_CODE[members[2]]
+                count = _add_card_option(kind, relax, members, 3, three, code_three, opt_bits, opt_value, count,
+                                         colours, values, halves)
                 for d in range(c + 1, m if largest >= 4 else c + 1):
                     members[3] = cards[fit[d]]
-                    count = _add_card_option(kind, relax, members, 4, three | (np.int64(1) << fit[d]), opt_bits,
-                                             opt_value, count, colours, values, halves)
+                    count = _add_card_option(kind, relax, members, 4, three | (np.int64(1) << fit[d]),
+                                             code_three + CARD_CODE[members[3]], opt_bits, opt_value, count,
+                                             colours, values, halves)
         if count < 0:
             return -1
     return count
@@ -1014,18 +1085,20 @@ def _shift_all(bits, values):
 
 
 @njit(cache=True)
-def nazis_fit(state, nazis, count, cards, n, opt_bits, opt_value):
+def nazis_fit(state, nazis, count, cards, n):
     """Whether the teams of the characters in play can convince the ``count`` Nazis ``nazis``
     (each by its rules) with disjoint Arguments from ``cards[:n]`` (talents counted as available
     in talented chapters). 1 yes, 0 no, -1 not known (too many cards or options, or the budget).
-    ``opt_bits``/``opt_value``: scratch of MAX_CARD_OPTIONS (allocated once by the caller).
 
     A quick search over pairs of Arguments (and dice) comes first: the pairs are few, and teams of
     them usually reach an IQ; a team it finds is a team of the full search (which is then skipped:
     its answer would be 1, or -1, which callers read alike); else the full search decides."""
-    quick = _teams_of_at_most(state, nazis, count, cards, n, opt_bits, opt_value, 2, QUICK_BUDGET)
-    if quick != 0 and quick != -2:  # 1: found; -1: more than MAX_CLOSED cards fit (the full search too)
-        return quick
+    opt_bits = np.empty(QUICK_OPTIONS, np.int64)
+    opt_value = np.empty(QUICK_OPTIONS, np.int64)
+    if _teams_of_at_most(state, nazis, count, cards, n, opt_bits, opt_value, 2, QUICK_BUDGET) == 1:
+        return 1
+    opt_bits = np.empty(MAX_CARD_OPTIONS, np.int64)
+    opt_value = np.empty(MAX_CARD_OPTIONS, np.int64)
     found = _teams_of_at_most(state, nazis, count, cards, n, opt_bits, opt_value, 4, SEARCH_BUDGET)
     return -1 if found == -2 else found
 
@@ -1033,7 +1106,7 @@ def nazis_fit(state, nazis, count, cards, n, opt_bits, opt_value):
 @njit(cache=True)
 def _teams_of_at_most(state, nazis, count, cards, n, opt_bits, opt_value, largest, budget):
     """:func:`nazis_fit` with argumentations of at most ``largest`` Arguments and a search budget:
-    1, 0, -1 (options overflow), -2 (the budget ran out)."""
+    1, 0, -1 (more than MAX_CLOSED cards fit, or the options overflow), -2 (the budget ran out)."""
     seats = int(state.num_players)
     relax = (state.labels & D.L_TALENTS) != 0
     iqs = np.zeros(count, np.int64)
@@ -1171,22 +1244,20 @@ def lost_reason(state):
     if n < 0:
         return END_NONE
     nazis = np.zeros(D.NUM_NAZIS, np.int64)
-    opt_bits = np.empty(MAX_CARD_OPTIONS, np.int64)
-    opt_value = np.empty(MAX_CARD_OPTIONS, np.int64)
     if _stack_cards(state) == 0:
         count = 0
         for nazi in range(D.NUM_NAZIS - 1, -1, -1):  # the highest IQs first: they fail soonest
             if state.nazi_at[nazi] != NAZI_CONVINCED:
                 nazis[count] = nazi
                 count += 1
-                if nazis_fit(state, nazis[count - 1:count], 1, cards, n, opt_bits, opt_value) == 0:
+                if nazis_fit(state, nazis[count - 1:count], 1, cards, n) == 0:
                     return END_NO_ARGUMENTS
-        if count <= MAX_PACKED and nazis_fit(state, nazis, count, cards, n, opt_bits, opt_value) == 0:
+        if count <= MAX_PACKED and nazis_fit(state, nazis, count, cards, n) == 0:
             return END_CARDS_SHARED
         return END_NONE
     count = coming_face_up(state, nazis)
     for j in range(count):
-        if nazis_fit(state, nazis[j:j + 1], 1, cards, n, opt_bits, opt_value) != 0:
+        if nazis_fit(state, nazis[j:j + 1], 1, cards, n) != 0:
             return END_NONE
     return END_STUCK
 
