@@ -886,26 +886,20 @@ def closed_cards(state, out):
 
 
 @njit(cache=True)
-def _add_card_option(kind, relax, members, k, bits, code, opt_bits, opt_value, count, colours, values, halves):
-    """Append the argumentations (one per value) character ``kind`` can make of the ``k`` Arguments
-    ``members`` (``code``: the sum of their CARD_CODEs); returns the new count, or -1 when the arrays
-    are full (or were: ``count`` -1). ``colours``/``values``/``halves``: scratch of 4 for Maria."""
+def _add_maria_option(relax, members, k, bits, opt_bits, opt_value, count, colours, values, halves):
+    """Append Maria's argumentations (one per reading) of the ``k`` Arguments ``members``; returns the
+    new count, or -1 when the arrays are full (or were: ``count`` -1). ``colours``/``values``/``halves``:
+    scratch of 4."""
     if count < 0:
         return -1
-    readings = np.int64(0)
-    if kind == D.MARIA:
-        for i in range(4):
-            colours[i] = CARD_COLOUR[members[i]] if i < k else 0
-            values[i] = CARD_VALUE[members[i]] if i < k else 0
-            halves[i] = CARD_HALF[members[i]] if i < k else 0
-        normal, talent = maria_readings(halves, values, (1 << k) - 1)
-        readings = normal | (talent if relax else np.int64(0))
-    else:
-        status = code_status(kind, code, k)
-        if status == 0 or (status == 1 and relax):
-            readings = np.int64(1) << (code >> CODE_SUM)
+    for i in range(4):
+        colours[i] = CARD_COLOUR[members[i]] if i < k else 0
+        values[i] = CARD_VALUE[members[i]] if i < k else 0
+        halves[i] = CARD_HALF[members[i]] if i < k else 0
+    normal, talent = maria_readings(halves, values, (1 << k) - 1)
+    readings = normal | (talent if relax else np.int64(0))
     readings &= ((np.int64(1) << MAX_VALUE) - 1) & ~np.int64(1)  # values 1..MAX_VALUE-1
-    while readings:  # one entry per value, ascending (most of the 2-4 card sets fit no rule: none)
+    while readings:  # one entry per value, ascending
         v = _lowest_bit(readings)
         readings &= readings - 1
         if count >= opt_bits.shape[0]:
@@ -956,28 +950,63 @@ def card_options_upto(kind, relax, cards, n, allowed, banned, opt_bits, opt_valu
     members = np.zeros(4, np.int64)
     scratch = np.zeros((3, 4), np.int64)  # colours, values, halves of the members
     colours, values, halves = scratch[0], scratch[1], scratch[2]
+    if kind == D.MARIA:  # her readings need the cards' backs
+        for a in range(m):
+            members[0] = cards[fit[a]]
+            for b in range(a + 1, m):
+                members[1] = cards[fit[b]]
+                two = (np.int64(1) << fit[a]) | (np.int64(1) << fit[b])
+                count = _add_maria_option(relax, members, 2, two, opt_bits, opt_value, count, colours, values, halves)
+                for c in range(b + 1, m if largest >= 3 else b + 1):
+                    members[2] = cards[fit[c]]
+                    three = two | (np.int64(1) << fit[c])
+                    count = _add_maria_option(relax, members, 3, three, opt_bits, opt_value, count, colours, values,
+                                              halves)
+                    for d in range(c + 1, m if largest >= 4 else c + 1):
+                        members[3] = cards[fit[d]]
+                        count = _add_maria_option(relax, members, 4, three | (np.int64(1) << fit[d]), opt_bits,
+                                                  opt_value, count, colours, values, halves)
+            if count < 0:
+                return -1
+        return count
+    # Everyone else: the rule read off the members' summed codes, the value their sum. (Scalar code in
+    # the loops: a call per set of cards with arrays as arguments costs more than the rule.)
     for a in range(m):
-        members[0] = cards[fit[a]]
+        code_one = CARD_CODE[cards[fit[a]]]
         for b in range(a + 1, m):
-            members[1] = cards[fit[b]]
             two = (np.int64(1) << fit[a]) | (np.int64(1) << fit[b])
-            code_two = CARD_CODE[members[0]] + CARD_CODE[members[1]]
-            count = _add_card_option(kind, relax, members, 2, two, code_two, opt_bits, opt_value, count, colours,
-                                     values, halves)
+            code_two = code_one + CARD_CODE[cards[fit[b]]]
+            if _code_fits(kind, relax, code_two, 2):
+                if count >= opt_bits.shape[0]:
+                    return -1
+                opt_bits[count] = two
+                opt_value[count] = code_two >> CODE_SUM
+                count += 1
             for c in range(b + 1, m if largest >= 3 else b + 1):
-                members[2] = cards[fit[c]]
                 three = two | (np.int64(1) << fit[c])
-                code_three = code_two + CARD_CODE[members[2]]
-                count = _add_card_option(kind, relax, members, 3, three, code_three, opt_bits, opt_value, count,
-                                         colours, values, halves)
+                code_three = code_two + CARD_CODE[cards[fit[c]]]
+                if _code_fits(kind, relax, code_three, 3):
+                    if count >= opt_bits.shape[0]:
+                        return -1
+                    opt_bits[count] = three
+                    opt_value[count] = code_three >> CODE_SUM
+                    count += 1
                 for d in range(c + 1, m if largest >= 4 else c + 1):
-                    members[3] = cards[fit[d]]
-                    count = _add_card_option(kind, relax, members, 4, three | (np.int64(1) << fit[d]),
-                                             code_three + CARD_CODE[members[3]], opt_bits, opt_value, count,
-                                             colours, values, halves)
-        if count < 0:
-            return -1
+                    code_four = code_three + CARD_CODE[cards[fit[d]]]
+                    if _code_fits(kind, relax, code_four, 4):
+                        if count >= opt_bits.shape[0]:
+                            return -1
+                        opt_bits[count] = three | (np.int64(1) << fit[d])
+                        opt_value[count] = code_four >> CODE_SUM
+                        count += 1
     return count
+
+
+@njit(cache=True)
+def _code_fits(kind, relax, code, k):
+    """Whether ``k`` Arguments with summed CARD_CODEs ``code`` argue for ``kind`` (``relax``: talent)."""
+    status = code_status(kind, code, k)
+    return status == 0 or (status == 1 and relax)
 
 
 @njit(cache=True)
