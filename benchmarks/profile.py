@@ -55,11 +55,13 @@ def main(argv=None):
               "- A batched decision costs the step plus the observation; with 2 threads the rate roughly doubles "
               "(benchmarks/results/throughput.md). Where the 2 M/s target is met, it is met with observations "
               "included, as Pgx's numbers include them.",
-              f"- The slowest step is {heaviest['env_id']}'s ({heaviest['step_ns']:.0f} ns): every step "
-              "recomputes the exact legal masks, and in Voll auf die 18 that means the argument search "
-              "(every subset of every hand against every face-up Nazi and its pool) for each seat; "
-              "benchmarks/results/hotpaths.md times that search alone (`refresh`). Exact masks over 505 "
-              "actions are the price of the simultaneous game's action space.",
+              f"- The slowest step is {heaviest['env_id']}'s ({heaviest['step_ns']:.0f} ns). In Voll auf die "
+              "18 every step recomputes the exact legal masks of every seat that is not busy (the argument "
+              "search: every subset of a hand against every face-up Nazi and its pool; "
+              "benchmarks/results/hotpaths.md times it alone, `refresh`), and after a Nazi is convinced or "
+              "the emergency redraw it asks whether the chapter can still be won (exact searches over the "
+              "Arguments left, a quick one over pairs first). Its observation is written for every seat "
+              "every step.",
               "- Elsewhere the observation is the larger part of a decision where it is large (Teufel's "
               "per-square card beliefs, Secret Hitler's election history): writing 800-3000 floats costs "
               "150-500 ns, more than the rules themselves.",

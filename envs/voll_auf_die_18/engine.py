@@ -53,6 +53,7 @@ SUBSETS = np.array([3, 5, 6, 9, 10, 12, 7, 11, 13, 14, 15], np.int8)
 NUM_SUBSETS = 11
 SUBSET_INDEX = np.full(16, -1, np.int64)
 SUBSET_INDEX[SUBSETS] = np.arange(NUM_SUBSETS)
+SUBSET_SIZE = np.array([bin(int(b)).count("1") for b in SUBSETS], np.int64)
 
 # Where a card is.
 LOC_NONE, LOC_STACK, LOC_HAND, LOC_POOL, LOC_BIB, LOC_TALENT, LOC_DISCARD = 0, 1, 2, 3, 4, 5, 6
@@ -371,6 +372,59 @@ def maria_readings(halves, values, subset):
     return normal, talent & ~normal
 
 
+# Arguments as packed counts: adding the codes of 2-4 cards gives how many there are of each colour
+# (a nibble a colour), of each value (a nibble a value 1-6), how many are odd, and their sum, so a
+# character's rule is read off one integer (:func:`code_status`) instead of loops over the cards.
+CODE_VALUES, CODE_ODD, CODE_SUM = 16, 40, 48
+CARD_CODE = np.array([(1 << 4 * int(CARD_COLOUR[c])) | (1 << CODE_VALUES + 4 * (int(CARD_VALUE[c]) - 1))
+                      | ((int(CARD_VALUE[c]) & 1) << CODE_ODD) | (int(CARD_VALUE[c]) << CODE_SUM)
+                      if c < NUM_ARG else 0 for c in range(NUM_CARDS)], np.int64)
+
+
+@njit(cache=True)
+def _value_code(colour, value):
+    """The CARD_CODE of an Argument with this front."""
+    return ((np.int64(1) << (4 * colour)) | (np.int64(1) << (CODE_VALUES + 4 * (value - 1)))
+            | (np.int64(value & 1) << CODE_ODD) | (np.int64(value) << CODE_SUM))
+
+
+@njit(cache=True)
+def code_status(kind, code, k):
+    """:func:`rule_status` of ``k`` Arguments (2-4, not Krapotke's dice, not Maria) from the sum of
+    their CARD_CODEs."""
+    if kind == D.GOD:
+        return 0 if k == 2 else 1
+    if kind == D.KANGAROO or kind == D.FRIEDRICH_WILHELM:  # one colour / all colours different
+        top, distinct = 0, 0
+        for c in range(D.NUM_COLOURS):
+            n = code >> (4 * c) & 15
+            top = max(top, n)
+            distinct += n > 0
+        if kind == D.KANGAROO:
+            return 0 if top == k else (1 if top == k - 1 else 2)
+        return 0 if distinct == k else (1 if distinct == k - 1 else 2)
+    if kind == D.OTTO_VON or kind == D.KLEINKUENSTLER:  # one value / a straight
+        top, distinct, lo, hi = 0, 0, 99, -1
+        for v in range(1, 7):
+            n = code >> (CODE_VALUES + 4 * (v - 1)) & 15
+            if n:
+                top = max(top, n)
+                distinct += 1
+                lo = min(lo, v)
+                hi = max(hi, v)
+        if kind == D.OTTO_VON:
+            return 0 if top == k else (1 if top == k - 1 else 2)
+        if distinct != k:
+            return 2
+        return 0 if hi - lo == k - 1 else (1 if hi - lo == k else 2)
+    if kind == D.HERTA:  # one parity
+        odd = code >> CODE_ODD & 15
+        if odd == 0 or odd == k:
+            return 0
+        return 1 if odd == 1 or odd == k - 1 else 2
+    return 2
+
+
 # ==== the hot path: argument search =============================================================
 
 
@@ -382,6 +436,10 @@ def subset_readings(kind, colours, values, halves, present, normal, talent):
     the sum, if the rule allows the subset). 0 for a subset with a slot not in ``present``. This
     is the Nazi-independent part of the argument search: masks evaluate it once per seat and then
     filter it per Nazi with bit operations (:func:`cards_accepted`, :func:`fitting_values`)."""
+    codes = (np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+    if kind != D.MARIA and kind != D.KRAPOTKE:
+        codes = (_value_code(colours[0], values[0]), _value_code(colours[1], values[1]),
+                 _value_code(colours[2], values[2]), _value_code(colours[3], values[3]))
     for s in range(NUM_SUBSETS):
         subset = SUBSETS[s]
         normal[s] = 0
@@ -390,6 +448,16 @@ def subset_readings(kind, colours, values, halves, present, normal, talent):
             continue
         if kind == D.MARIA:
             normal[s], talent[s] = maria_readings(halves, values, subset)
+            continue
+        if kind != D.KRAPOTKE:  # the rule from the cards' packed counts (as card_options reads it)
+            code = ((codes[0] if subset & 1 else 0) + (codes[1] if subset & 2 else 0)
+                    + (codes[2] if subset & 4 else 0) + (codes[3] if subset & 8 else 0))
+            status = code_status(kind, code, SUBSET_SIZE[s])
+            if status < 2:
+                if status == 0:
+                    normal[s] = np.int64(1) << (code >> CODE_SUM)
+                else:
+                    talent[s] = np.int64(1) << (code >> CODE_SUM)
             continue
         status = rule_status(kind, colours, values, subset)
         if status < 2:
@@ -699,6 +767,13 @@ def pooled_values(kind, talented, counts, half_counts, dice_ok, banned_values):
 def team_reaches(iq, seat_reach, min_team, everyone, num):
     """Whether some team (each seat at most one value from ``seat_reach[seat]``, at least
     ``min_team`` members, every seat if ``everyone``) can sum to ``iq`` exactly."""
+    return (team_sums(seat_reach, min_team, everyone, num) >> iq & 1) != 0
+
+
+@njit(cache=True)
+def team_sums(seat_reach, min_team, everyone, num):
+    """The sums (bitmask) some team can reach: each seat at most one value from ``seat_reach[seat]``,
+    at least ``min_team`` members, every seat if ``everyone``."""
     layers = np.zeros((2, num + 1), np.int64)  # layers[., m]: sums reachable with m members
     layers[0, 0] = 1
     for seat in range(num):
@@ -709,10 +784,10 @@ def team_reaches(iq, seat_reach, min_team, everyone, num):
                 for v in range(1, MAX_VALUE):
                     if seat_reach[seat] >> v & 1:
                         layers[new, m] |= layers[old, m - 1] << v
+    sums = np.int64(0)
     for m in range(min_team, num + 1):
-        if layers[num % 2, m] >> iq & 1:
-            return True
-    return False
+        sums |= layers[num % 2, m]
+    return sums
 
 
 @njit(cache=True)
@@ -732,6 +807,12 @@ def can_still_win(state):
     half_counts = np.zeros(D.NUM_HALVES, np.int64)
     dice_ok = np.zeros(D.NUM_DICE, np.int64)
     seat_reach = np.zeros(num, np.int64)
+    # Nazis with the same rules share the seats' reach (most lie 08/15 side up): one entry per rules.
+    rules_allowed = np.zeros(D.NUM_NAZIS, np.int64)
+    rules_banned = np.zeros(D.NUM_NAZIS, np.int64)
+    rules_everyone = np.zeros(D.NUM_NAZIS, np.int64)
+    rules_sums = np.zeros(D.NUM_NAZIS, np.int64)
+    rules_count = 0
     face_values_left = 0
     iq_left = 0
     flexible = False
@@ -745,18 +826,27 @@ def can_still_win(state):
             continue
         iq_left += NAZI_IQ[nazi]
         allowed, banned, everyone = nazi_rules(state, nazi)
-        counts[:] = 0
-        half_counts[:] = 0
-        for card in range(NUM_ARG):
-            if (state.card_loc[card] != LOC_DISCARD and (allowed >> CARD_COLOUR[card] & 1)
-                    and not (banned >> CARD_VALUE[card] & 1)):
-                counts[CARD_COLOUR[card], CARD_VALUE[card]] += 1
-                half_counts[CARD_HALF[card]] += 1
-        for k in range(D.NUM_DICE):
-            dice_ok[k] = (allowed >> k) & 1
-        for seat in range(num):
-            seat_reach[seat] = pooled_values(state.character[seat], talented, counts, half_counts, dice_ok, banned)
-        if not team_reaches(NAZI_IQ[nazi], seat_reach, min_team(state), everyone, num):
+        r = 0
+        while r < rules_count and not (rules_allowed[r] == allowed and rules_banned[r] == banned
+                                       and rules_everyone[r] == everyone):
+            r += 1
+        if r == rules_count:
+            counts[:] = 0
+            half_counts[:] = 0
+            for card in range(NUM_ARG):
+                if (state.card_loc[card] != LOC_DISCARD and (allowed >> CARD_COLOUR[card] & 1)
+                        and not (banned >> CARD_VALUE[card] & 1)):
+                    counts[CARD_COLOUR[card], CARD_VALUE[card]] += 1
+                    half_counts[CARD_HALF[card]] += 1
+            for k in range(D.NUM_DICE):
+                dice_ok[k] = (allowed >> k) & 1
+            for seat in range(num):
+                seat_reach[seat] = pooled_values(state.character[seat], talented, counts, half_counts, dice_ok,
+                                                 banned)
+            rules_allowed[r], rules_banned[r], rules_everyone[r] = allowed, banned, everyone
+            rules_sums[r] = team_sums(seat_reach, min_team(state), everyone, num)
+            rules_count += 1
+        if not (rules_sums[r] >> NAZI_IQ[nazi] & 1):
             return False
     return flexible or face_values_left >= iq_left
 
@@ -771,6 +861,8 @@ def can_still_win(state):
 MAX_CLOSED = 22           # exact searches run over at most this many Arguments a Nazi accepts
 MAX_CARD_OPTIONS = 65536  # argumentations of all characters at all Nazis of one search
 SEARCH_BUDGET = 200_000   # steps of one search; past it the position counts as winnable
+QUICK_BUDGET = 2_000      # steps of the quick search over pairs (past it the full search decides)
+QUICK_OPTIONS = 2048      # its argumentations (more: the full search decides)
 MAX_PACKED = 6            # the packing search takes at most this many Nazis together
 
 
@@ -802,34 +894,27 @@ def closed_cards(state, out):
 
 
 @njit(cache=True)
-def _add_card_option(kind, relax, members, k, bits, opt_bits, opt_value, count):
-    """Append the argumentations (one per value) character ``kind`` can make of the ``k`` Arguments
-    ``members``; returns the new count, or -1 when the arrays are full (or were: ``count`` -1)."""
+def _add_maria_option(relax, members, k, bits, opt_bits, opt_value, count, colours, values, halves):
+    """Append Maria's argumentations (one per reading) of the ``k`` Arguments ``members``; returns the
+    new count, or -1 when the arrays are full (or were: ``count`` -1). ``colours``/``values``/``halves``:
+    scratch of 4."""
     if count < 0:
         return -1
-    colours = np.zeros(4, np.int64)
-    values = np.zeros(4, np.int64)
-    halves = np.zeros(4, np.int64)
-    for i in range(k):
-        colours[i] = CARD_COLOUR[members[i]]
-        values[i] = CARD_VALUE[members[i]]
-        halves[i] = CARD_HALF[members[i]]
-    subset = (1 << k) - 1
-    readings = np.int64(0)
-    if kind == D.MARIA:
-        normal, talent = maria_readings(halves, values, subset)
-        readings = normal | (talent if relax else np.int64(0))
-    else:
-        status = rule_status(kind, colours, values, subset)
-        if status == 0 or (status == 1 and relax):
-            readings = np.int64(1) << (values[0] + values[1] + values[2] + values[3])
-    for v in range(1, MAX_VALUE):
-        if readings >> v & 1:
-            if count >= opt_bits.shape[0]:
-                return -1
-            opt_bits[count] = bits
-            opt_value[count] = v
-            count += 1
+    for i in range(4):
+        colours[i] = CARD_COLOUR[members[i]] if i < k else 0
+        values[i] = CARD_VALUE[members[i]] if i < k else 0
+        halves[i] = CARD_HALF[members[i]] if i < k else 0
+    normal, talent = maria_readings(halves, values, (1 << k) - 1)
+    readings = normal | (talent if relax else np.int64(0))
+    readings &= ((np.int64(1) << MAX_VALUE) - 1) & ~np.int64(1)  # values 1..MAX_VALUE-1
+    while readings:  # one entry per value, ascending
+        v = _lowest_bit(readings)
+        readings &= readings - 1
+        if count >= opt_bits.shape[0]:
+            return -1
+        opt_bits[count] = bits
+        opt_value[count] = v
+        count += 1
     return count
 
 
@@ -840,6 +925,13 @@ def card_options(kind, relax, cards, n, allowed, banned, opt_bits, opt_value, st
     i: ``cards[i]``) and the value, one entry per value. Krapotke's dice, which are no cards, may
     show any values 1-5 (:func:`pooled_values`). Returns the new end, or -1 when the arrays are full
     or more than MAX_CLOSED cards fit the Nazi (the caller then knows nothing)."""
+    return card_options_upto(kind, relax, cards, n, allowed, banned, opt_bits, opt_value, start, 4)
+
+
+@njit(cache=True)
+def card_options_upto(kind, relax, cards, n, allowed, banned, opt_bits, opt_value, start, largest):
+    """:func:`card_options` limited to argumentations of at most ``largest`` Arguments (Krapotke's
+    dice: all of them): a subset of the options, for a quick first search."""
     count = start
     if kind == D.KRAPOTKE:
         dice_ok = np.zeros(D.NUM_DICE, np.int64)
@@ -864,23 +956,65 @@ def card_options(kind, relax, cards, n, allowed, banned, opt_bits, opt_value, st
             fit[m] = i
             m += 1
     members = np.zeros(4, np.int64)
+    scratch = np.zeros((3, 4), np.int64)  # colours, values, halves of the members
+    colours, values, halves = scratch[0], scratch[1], scratch[2]
+    if kind == D.MARIA:  # her readings need the cards' backs
+        for a in range(m):
+            members[0] = cards[fit[a]]
+            for b in range(a + 1, m):
+                members[1] = cards[fit[b]]
+                two = (np.int64(1) << fit[a]) | (np.int64(1) << fit[b])
+                count = _add_maria_option(relax, members, 2, two, opt_bits, opt_value, count, colours, values, halves)
+                for c in range(b + 1, m if largest >= 3 else b + 1):
+                    members[2] = cards[fit[c]]
+                    three = two | (np.int64(1) << fit[c])
+                    count = _add_maria_option(relax, members, 3, three, opt_bits, opt_value, count, colours, values,
+                                              halves)
+                    for d in range(c + 1, m if largest >= 4 else c + 1):
+                        members[3] = cards[fit[d]]
+                        count = _add_maria_option(relax, members, 4, three | (np.int64(1) << fit[d]), opt_bits,
+                                                  opt_value, count, colours, values, halves)
+            if count < 0:
+                return -1
+        return count
+    # Everyone else: the rule read off the members' summed codes, the value their sum. (Scalar code in
+    # the loops: a call per set of cards with arrays as arguments costs more than the rule.)
     for a in range(m):
-        members[0] = cards[fit[a]]
+        code_one = CARD_CODE[cards[fit[a]]]
         for b in range(a + 1, m):
-            members[1] = cards[fit[b]]
             two = (np.int64(1) << fit[a]) | (np.int64(1) << fit[b])
-            count = _add_card_option(kind, relax, members, 2, two, opt_bits, opt_value, count)
-            for c in range(b + 1, m):
-                members[2] = cards[fit[c]]
+            code_two = code_one + CARD_CODE[cards[fit[b]]]
+            if _code_fits(kind, relax, code_two, 2):
+                if count >= opt_bits.shape[0]:
+                    return -1
+                opt_bits[count] = two
+                opt_value[count] = code_two >> CODE_SUM
+                count += 1
+            for c in range(b + 1, m if largest >= 3 else b + 1):
                 three = two | (np.int64(1) << fit[c])
-                count = _add_card_option(kind, relax, members, 3, three, opt_bits, opt_value, count)
-                for d in range(c + 1, m):
-                    members[3] = cards[fit[d]]
-                    count = _add_card_option(kind, relax, members, 4, three | (np.int64(1) << fit[d]), opt_bits,
-                                             opt_value, count)
-        if count < 0:
-            return -1
+                code_three = code_two + CARD_CODE[cards[fit[c]]]
+                if _code_fits(kind, relax, code_three, 3):
+                    if count >= opt_bits.shape[0]:
+                        return -1
+                    opt_bits[count] = three
+                    opt_value[count] = code_three >> CODE_SUM
+                    count += 1
+                for d in range(c + 1, m if largest >= 4 else c + 1):
+                    code_four = code_three + CARD_CODE[cards[fit[d]]]
+                    if _code_fits(kind, relax, code_four, 4):
+                        if count >= opt_bits.shape[0]:
+                            return -1
+                        opt_bits[count] = three | (np.int64(1) << fit[d])
+                        opt_value[count] = code_four >> CODE_SUM
+                        count += 1
     return count
+
+
+@njit(cache=True)
+def _code_fits(kind, relax, code, k):
+    """Whether ``k`` Arguments with summed CARD_CODEs ``code`` argue for ``kind`` (``relax``: talent)."""
+    status = code_status(kind, code, k)
+    return status == 0 or (status == 1 and relax)
 
 
 @njit(cache=True)
@@ -991,14 +1125,30 @@ def _shift_all(bits, values):
 def nazis_fit(state, nazis, count, cards, n):
     """Whether the teams of the characters in play can convince the ``count`` Nazis ``nazis``
     (each by its rules) with disjoint Arguments from ``cards[:n]`` (talents counted as available
-    in talented chapters). 1 yes, 0 no, -1 not known (too many cards or options, or the budget)."""
+    in talented chapters). 1 yes, 0 no, -1 not known (too many cards or options, or the budget).
+
+    A quick search over pairs of Arguments (and dice) comes first: the pairs are few, and teams of
+    them usually reach an IQ; a team it finds is a team of the full search (which is then skipped:
+    its answer would be 1, or -1, which callers read alike); else the full search decides."""
+    opt_bits = np.empty(QUICK_OPTIONS, np.int64)
+    opt_value = np.empty(QUICK_OPTIONS, np.int64)
+    if _teams_of_at_most(state, nazis, count, cards, n, opt_bits, opt_value, 2, QUICK_BUDGET) == 1:
+        return 1
+    opt_bits = np.empty(MAX_CARD_OPTIONS, np.int64)
+    opt_value = np.empty(MAX_CARD_OPTIONS, np.int64)
+    found = _teams_of_at_most(state, nazis, count, cards, n, opt_bits, opt_value, 4, SEARCH_BUDGET)
+    return -1 if found == -2 else found
+
+
+@njit(cache=True)
+def _teams_of_at_most(state, nazis, count, cards, n, opt_bits, opt_value, largest, budget):
+    """:func:`nazis_fit` with argumentations of at most ``largest`` Arguments and a search budget:
+    1, 0, -1 (more than MAX_CLOSED cards fit, or the options overflow), -2 (the budget ran out)."""
     seats = int(state.num_players)
     relax = (state.labels & D.L_TALENTS) != 0
     iqs = np.zeros(count, np.int64)
     everyone = np.zeros(count, np.int64)
     opt_start = np.zeros(count * seats + 1, np.int64)
-    opt_bits = np.empty(MAX_CARD_OPTIONS, np.int64)
-    opt_value = np.empty(MAX_CARD_OPTIONS, np.int64)
     end = 0
     for j in range(count):
         nazi = nazis[j]
@@ -1006,12 +1156,14 @@ def nazis_fit(state, nazis, count, cards, n):
         iqs[j] = NAZI_IQ[nazi]
         for s in range(seats):
             start = end
-            end = card_options(state.character[s], relax, cards, n, allowed, banned, opt_bits, opt_value, start)
+            end = card_options_upto(state.character[s], relax, cards, n, allowed, banned, opt_bits, opt_value, start,
+                                    largest)
             if end < 0:
                 return -1
             _sort_by_value(opt_bits, opt_value, start, end)
             opt_start[j * seats + s + 1] = end
-    return teams_fit(iqs, everyone, min_team(state), seats, opt_start, opt_bits, opt_value, SEARCH_BUDGET)
+    found = teams_fit(iqs, everyone, min_team(state), seats, opt_start, opt_bits, opt_value, budget)
+    return -2 if found == -1 else found
 
 
 @njit(cache=True)
@@ -1241,6 +1393,14 @@ def cards_held(state, seat):
 
 
 @njit(cache=True)
+def _hand_count(state, seat):
+    count = 0
+    for i in range(HAND):
+        count += state.hand[seat, i] >= 0
+    return count
+
+
+@njit(cache=True)
 def may_draw_from_bib(state):
     """Hand cards come from the Bib only when every stack is empty, or always in chapter "run out"."""
     if state.labels & D.L_RUN_OUT:
@@ -1313,7 +1473,7 @@ def _draw_up(state, seat):
     """Draw from the stacks (the fullest first) until the seat holds 4 cards."""
     if not has_hand(state, seat) or state.labels & D.L_RUN_OUT:
         return
-    while cards_held(state, seat) < HAND:
+    while _hand_count(state, seat) < HAND and cards_held(state, seat) < HAND:  # (a full hand: no pool scan)
         s = _largest_stack(state)
         if s < 0:
             return
@@ -1739,6 +1899,12 @@ def _timed_kind(action, card):
     return T_TELL
 
 
+# Columns of refresh's per-seat scratch rows.
+S_COLOURS, S_VALUES, S_HALVES, S_USABLE = 0, 4, 8, 12
+S_HELD, S_UNKNOWN, S_ARGUMENTS, S_NORMAL = 16, 17, 18, 19
+S_TALENT = S_NORMAL + NUM_SUBSETS
+
+
 @njit(cache=True)
 def refresh(state):
     """Recompute what the record caches: every seat's legal mask. Each seat's cards are evaluated
@@ -1746,48 +1912,66 @@ def refresh(state):
     operations."""
     num = int(state.num_players)
     for seat in range(num):  # (rows of absent seats are never written)
-        for a in range(NUM_ACTIONS):
-            state.mask[seat, a] = 0
+        state.mask[seat, :] = 0
     if state.terminal:
         return
-    cards = np.empty((4, num, 4), np.int8)                 # colours, values, halves, usable
-    readings = np.empty((2, num, NUM_SUBSETS), np.int64)   # normal, talent readings of each subset
-    per_seat = np.zeros((4, num), np.int64)                # cards held, unknown slots, slots holding Arguments
-    bib = np.empty(NUM_ARG, np.int64)
+    idle = 0  # the seats not busy (bits): only they get more than "wait"
+    for seat in range(num):
+        if is_busy(state, seat):
+            state.mask[seat, A_WAIT] = 1
+        else:
+            idle |= 1 << seat
+    if idle == 0:
+        return
+    # One scratch allocation: per seat its cards (colours, values, halves, usable), counts and
+    # readings (columns S_*), and in the last row the Bib's cards.
+    scratch = np.empty((num + 1, NUM_ARG), np.int64)
+    bib = scratch[num]
     bib_count = 0
+    for seat in range(num):
+        scratch[seat, S_HELD] = 0
     for card in range(NUM_ARG):
         if state.card_loc[card] == LOC_BIB:
             bib[bib_count] = card
             bib_count += 1
         elif state.card_loc[card] == LOC_POOL:
-            per_seat[0, state.card_seat[card]] += 1
+            scratch[state.card_seat[card], S_HELD] += 1
+    held = scratch[:num, S_HELD]
     for seat in range(num):
+        row = scratch[seat]
+        arguments = 0
         for i in range(HAND):
             card = state.hand[seat, i]
-            per_seat[0, seat] += card >= 0
+            row[S_HELD] += card >= 0
             if card >= 0 and card < NUM_ARG:
-                per_seat[2, seat] |= 1 << i
-        if is_busy(state, seat):
-            state.mask[seat, A_WAIT] = 1
+                arguments |= 1 << i
+        row[S_ARGUMENTS] = arguments
+    for seat in range(num):
+        if not idle >> seat & 1:
             continue
-        _seat_cards(state, seat, -1, cards[0, seat], cards[1, seat], cards[2, seat], cards[3, seat])
-        per_seat[1, seat] = unknown_slots(state, seat)
-        _fill_other_masks(state, seat, state.mask[seat], bib, bib_count, per_seat[0], per_seat[1, seat])
-        usable = 0
+        row = scratch[seat]
+        colours, values, halves = row[S_COLOURS:S_COLOURS + 4], row[S_VALUES:S_VALUES + 4], row[S_HALVES:S_HALVES + 4]
+        usable = row[S_USABLE:S_USABLE + 4]
+        _seat_cards(state, seat, -1, colours, values, halves, usable)
+        row[S_UNKNOWN] = unknown_slots(state, seat)
+        _fill_other_masks(state, seat, state.mask[seat], bib, bib_count, held, row[S_UNKNOWN])
+        present = 0
         for i in range(4):
-            usable |= int(cards[3, seat, i]) << i
-        subset_readings(state.character[seat], cards[0, seat], cards[1, seat], cards[2, seat], usable,
-                        readings[0, seat], readings[1, seat])
+            present |= int(usable[i]) << i
+        subset_readings(state.character[seat], colours, values, halves, present,
+                        row[S_NORMAL:S_NORMAL + NUM_SUBSETS], row[S_TALENT:S_TALENT + NUM_SUBSETS])
     for slot in range(NUM_SLOTS):
         nazi = nazi_in_slot(state, slot)
         if nazi < 0:
             continue
         allowed, banned, _ = nazi_rules(state, nazi)
         for seat in range(num):
-            if not state.contrib[nazi, seat] and not is_busy(state, seat):
-                accepted = cards_accepted(cards[0, seat], cards[1, seat], cards[3, seat], allowed, banned)
-                _fill_argue_mask(state, seat, slot, nazi, state.mask[seat], readings[0, seat], readings[1, seat],
-                                 accepted, per_seat[1, seat], per_seat[2, seat])
+            if idle >> seat & 1 and not state.contrib[nazi, seat]:
+                row = scratch[seat]
+                accepted = cards_accepted(row[S_COLOURS:S_COLOURS + 4], row[S_VALUES:S_VALUES + 4],
+                                          row[S_USABLE:S_USABLE + 4], allowed, banned)
+                _fill_argue_mask(state, seat, slot, nazi, state.mask[seat], row[S_NORMAL:S_NORMAL + NUM_SUBSETS],
+                                 row[S_TALENT:S_TALENT + NUM_SUBSETS], accepted, row[S_UNKNOWN], row[S_ARGUMENTS])
 
 
 @njit(cache=True)
@@ -2263,26 +2447,41 @@ def _clear_stale_offers(state):
 # ==== observe ================================================================================
 
 
+def _card_rows():
+    """Each card's F_CARD observation features, with its front (row 0) and with its back only (row 1)."""
+    rows = np.zeros((2, NUM_CARDS, F_CARD), np.float32)
+    for card in range(NUM_CARDS):
+        for hidden in range(2):
+            row = rows[hidden, card]
+            row[0] = 1.0
+            if card >= NUM_ARG:  # Razupaltuff: known to everyone
+                row[1] = 1.0
+                row[2] = 1.0
+                continue
+            if not hidden:
+                row[1] = 1.0
+                row[3 + CARD_COLOUR[card]] = 1.0
+                row[7 + CARD_VALUE[card] - 1] = 1.0
+            segments = HALF_SEGMENTS[CARD_HALF[card]]
+            for s in range(7):
+                if segments >> s & 1:
+                    row[13 + s] = 1.0
+            design = CARD_BACK[card]
+            row[20 + BACK_COND_KIND[design]] = 1.0
+            for k in range(7):
+                row[24 + k] = BACK_COND_COUNT[design, k] / 4.0
+    return rows
+
+
+CARD_ROWS = _card_rows()  # (a table: the observation copies a card's features instead of building them)
+
+
 @njit(cache=True)
 def _write_card(out, o, card, front):
     """A card's features at out[o:o + F_CARD]; its front only if ``front``."""
-    out[o] = 1.0
-    if card >= NUM_ARG:  # Razupaltuff: known to everyone
-        out[o + 1] = 1.0
-        out[o + 2] = 1.0
-        return
-    if front:
-        out[o + 1] = 1.0
-        out[o + 3 + CARD_COLOUR[card]] = 1.0
-        out[o + 7 + CARD_VALUE[card] - 1] = 1.0
-    segments = HALF_SEGMENTS[CARD_HALF[card]]
-    for s in range(7):
-        if segments >> s & 1:
-            out[o + 13 + s] = 1.0
-    design = CARD_BACK[card]
-    out[o + 20 + BACK_COND_KIND[design]] = 1.0
-    for k in range(7):
-        out[o + 24 + k] = BACK_COND_COUNT[design, k] / 4.0
+    row = CARD_ROWS[0 if front else 1, card]
+    for k in range(F_CARD):
+        out[o + k] = row[k]
 
 
 @njit(cache=True)
@@ -2309,9 +2508,10 @@ def observe(state, seat, out):
         o = O_NAZI_STATUS + nazi * 4
         out[o + int(state.nazi_at[nazi])] = 1.0
         out[o + 3] = state.nasty[nazi]
+    pooled = _write_cards(state, out)
     for rel in range(num):
         other = (seat + rel) % num
-        _write_seat(state, seat, other, rel, out)
+        _write_seat(state, seat, other, rel, out, pooled >> (8 * other) & 0xFF)
     for s in range(state.num_stacks):
         o = O_STACKS + s * (1 + F_CARD)
         out[o] = state.stack_len[s] / NUM_ARG
@@ -2321,6 +2521,13 @@ def observe(state, seat, out):
         o = O_DICE + k * 10
         out[o + int(state.die_value[k]) - 1] = 1.0
         out[o + 6 + int(state.die_status[k])] = 1.0
+
+
+@njit(cache=True)
+def _write_cards(state, out):
+    """Every Argument's public whereabouts; returns the cards each seat has laid in pools, packed
+    8 bits a seat (the seats' "cards held" need them: one pass over the cards for both)."""
+    pooled = np.int64(0)
     for card in range(NUM_ARG):
         loc = state.card_loc[card]
         if loc == LOC_BIB:
@@ -2328,8 +2535,10 @@ def observe(state, seat, out):
             out[O_CARDS + card * 4 + 3] = state.from_talent[card]
         elif loc == LOC_POOL:
             out[O_CARDS + card * 4 + 1] = 1.0
+            pooled += np.int64(1) << (8 * int(state.card_seat[card]))
         elif loc == LOC_DISCARD:
             out[O_CARDS + card * 4 + 2] = 1.0
+    return pooled
 
 
 @njit(cache=True)
@@ -2350,12 +2559,15 @@ def _write_nazi(state, seat, nazi, out, o):
         other = (seat + rel) % num
         out[o + 19 + rel] = state.contrib[nazi, other]
         out[o + 24 + rel] = state.contrib_value[nazi, other] / 23.0
-    for v in range(24):
-        out[o + 29 + v] = (state.pool_readings[nazi] >> v) & 1
+    if state.pool_readings[nazi]:  # (Maria laid here)
+        for v in range(24):
+            out[o + 29 + v] = (state.pool_readings[nazi] >> v) & 1
 
 
 @njit(cache=True)
-def _write_seat(state, seat, other, rel, out):
+def _write_seat(state, seat, other, rel, out, pooled):
+    """``other``'s seat, hand, offer and talent space as ``seat`` sees them (``pooled``: the cards
+    ``other`` has laid in pools)."""
     out[O_BUSY + rel] = min(1.0, max(0, state.busy_until[other] - state.clock) / 30.0)
     o = O_SEATS + rel * F_SEAT
     out[o] = 1.0
@@ -2363,7 +2575,10 @@ def _write_seat(state, seat, other, rel, out):
     out[o + 9] = state.talent_ready[other]
     out[o + 10] = state.talent_len[other] / D.HERTA_TALENT_CARDS
     if has_hand(state, other):
-        out[o + 11] = cards_held(state, other) / HAND
+        held = pooled
+        for i in range(HAND):
+            held += state.hand[other, i] >= 0
+        out[o + 11] = held / HAND
     for i in range(HAND):
         card = state.hand[other, i]
         if card >= 0:

@@ -4,6 +4,7 @@ the pooled relaxation behind "can no longer convince" against exhaustive enumera
 import itertools
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -208,3 +209,19 @@ def test_team_reaches():
     assert not E.team_reaches(6, reach, 2, 0, 2), "never alone"
     assert not E.team_reaches(6, reach, 1, 1, 2), "all against one"
     assert E.team_reaches(20, reach, 2, 1, 2)
+
+
+@pytest.mark.parametrize("kind", [k for k in range(D.NUM_CHARACTERS) if k not in (D.MARIA, D.KRAPOTKE)])
+def test_packed_counts_read_the_rules_as_rule_status_does(kind):
+    """code_status (the rule read off the summed CARD_CODEs) agrees with rule_status on 2-4 Arguments."""
+    rng = np.random.default_rng(kind)
+    for _ in range(4000):
+        k = int(rng.integers(2, 5))
+        members = rng.choice(D.NUM_ARGUMENTS, k, replace=False)
+        colours = np.zeros(4, np.int64)
+        values = np.zeros(4, np.int64)
+        colours[:k] = D.CARD_COLOUR[members]
+        values[:k] = D.CARD_VALUE[members]
+        code = int(E.CARD_CODE[members].sum())
+        assert E.code_status(kind, code, k) == E.rule_status(kind, colours, values, (1 << k) - 1)
+        assert code >> E.CODE_SUM == values.sum()
