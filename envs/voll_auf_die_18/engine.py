@@ -376,16 +376,17 @@ def maria_readings(halves, values, subset):
 # (a nibble a colour), of each value (a nibble a value 1-6), how many are odd, and their sum, so a
 # character's rule is read off one integer (:func:`code_status`) instead of loops over the cards.
 CODE_VALUES, CODE_ODD, CODE_SUM = 16, 40, 48
-CARD_CODE = np.array([(1 << 4 * int(CARD_COLOUR[c])) | (1 << CODE_VALUES + 4 * (int(CARD_VALUE[c]) - 1))
-                      | ((int(CARD_VALUE[c]) & 1) << CODE_ODD) | (int(CARD_VALUE[c]) << CODE_SUM)
-                      if c < NUM_ARG else 0 for c in range(NUM_CARDS)], np.int64)
 
 
-@njit(cache=True)
-def _value_code(colour, value):
-    """The CARD_CODE of an Argument with this front."""
+def _front_code(colour, value):
+    """The packed code of an Argument with this front (plain Python: it also builds CARD_CODE)."""
     return ((np.int64(1) << (4 * colour)) | (np.int64(1) << (CODE_VALUES + 4 * (value - 1)))
             | (np.int64(value & 1) << CODE_ODD) | (np.int64(value) << CODE_SUM))
+
+
+_value_code = njit(cache=True)(_front_code)
+CARD_CODE = np.array([_front_code(int(CARD_COLOUR[c]), int(CARD_VALUE[c])) if c < NUM_ARG else 0
+                      for c in range(NUM_CARDS)], np.int64)
 
 
 @njit(cache=True)
@@ -894,6 +895,17 @@ def closed_cards(state, out):
 
 
 @njit(cache=True)
+def _append_option(opt_bits, opt_value, count, bits, value):
+    """Append one argumentation (its cards ``bits``, its ``value``) at ``count``; the new count, or
+    -1 when the arrays are full."""
+    if count >= opt_bits.shape[0]:
+        return -1
+    opt_bits[count] = bits
+    opt_value[count] = value
+    return count + 1
+
+
+@njit(cache=True)
 def _add_maria_option(relax, members, k, bits, opt_bits, opt_value, count, colours, values, halves):
     """Append Maria's argumentations (one per reading) of the ``k`` Arguments ``members``; returns the
     new count, or -1 when the arrays are full (or were: ``count`` -1). ``colours``/``values``/``halves``:
@@ -910,11 +922,9 @@ def _add_maria_option(relax, members, k, bits, opt_bits, opt_value, count, colou
     while readings:  # one entry per value, ascending
         v = _lowest_bit(readings)
         readings &= readings - 1
-        if count >= opt_bits.shape[0]:
+        count = _append_option(opt_bits, opt_value, count, bits, v)
+        if count < 0:
             return -1
-        opt_bits[count] = bits
-        opt_value[count] = v
-        count += 1
     return count
 
 
@@ -941,11 +951,9 @@ def card_options_upto(kind, relax, cards, n, allowed, banned, opt_bits, opt_valu
                               dice_ok, banned)
         for v in range(1, MAX_VALUE):
             if reach >> v & 1:
-                if count >= opt_bits.shape[0]:
+                count = _append_option(opt_bits, opt_value, count, 0, v)
+                if count < 0:
                     return -1
-                opt_bits[count] = 0
-                opt_value[count] = v
-                count += 1
         return count
     fit = np.zeros(MAX_CLOSED, np.int64)  # positions in cards[] of the Arguments the Nazi accepts
     m = 0
@@ -985,28 +993,23 @@ def card_options_upto(kind, relax, cards, n, allowed, banned, opt_bits, opt_valu
             two = (np.int64(1) << fit[a]) | (np.int64(1) << fit[b])
             code_two = code_one + CARD_CODE[cards[fit[b]]]
             if _code_fits(kind, relax, code_two, 2):
-                if count >= opt_bits.shape[0]:
+                count = _append_option(opt_bits, opt_value, count, two, code_two >> CODE_SUM)
+                if count < 0:
                     return -1
-                opt_bits[count] = two
-                opt_value[count] = code_two >> CODE_SUM
-                count += 1
             for c in range(b + 1, m if largest >= 3 else b + 1):
                 three = two | (np.int64(1) << fit[c])
                 code_three = code_two + CARD_CODE[cards[fit[c]]]
                 if _code_fits(kind, relax, code_three, 3):
-                    if count >= opt_bits.shape[0]:
+                    count = _append_option(opt_bits, opt_value, count, three, code_three >> CODE_SUM)
+                    if count < 0:
                         return -1
-                    opt_bits[count] = three
-                    opt_value[count] = code_three >> CODE_SUM
-                    count += 1
                 for d in range(c + 1, m if largest >= 4 else c + 1):
                     code_four = code_three + CARD_CODE[cards[fit[d]]]
                     if _code_fits(kind, relax, code_four, 4):
-                        if count >= opt_bits.shape[0]:
+                        count = _append_option(opt_bits, opt_value, count, three | (np.int64(1) << fit[d]),
+                                               code_four >> CODE_SUM)
+                        if count < 0:
                             return -1
-                        opt_bits[count] = three | (np.int64(1) << fit[d])
-                        opt_value[count] = code_four >> CODE_SUM
-                        count += 1
     return count
 
 

@@ -198,7 +198,8 @@ OPTIONS = {
                              check=_check_seed),
     "bib_start": Option(None, "open Bib cards at setup (None: 8/3/2/1 for 2/3/4/5 players)", check=_check_bib),
     "timing": Option("table", "'table': an action keeps its seat busy as long as it takes at the table "
-                              "(data.ACTION_SECONDS); 'step': every action takes one step", choices=("table", "step")),
+                              "(data.ACTION_SECONDS times the pace); 'step': every action takes one step",
+                     choices=("table", "step")),
     "pace": Option(None, "a factor on data.ACTION_SECONDS (None: data.TABLE_PACE for the group size)",
                    check=_check_pace),
     "action_seconds": Option(None, "None, or a dict of whole seconds per kind replacing the paced times "
