@@ -17,7 +17,7 @@ from pettingzoo.utils.wrappers import AssertOutOfBoundsWrapper, OrderEnforcingWr
 
 import envs
 from envs.core.game import IllegalActionError
-from envs.testing.play import play_aec, random_action
+from envs.testing.play import play_aec, random_action, random_parallel_actions
 from tests.test_harness import MODULES
 
 GAMES = list(MODULES)  # the five games and the two toy games
@@ -201,8 +201,7 @@ def test_turn_based_parallel_form_continues_from_a_record_as_the_aec_form_does(e
     observations, _ = par.reset(seed=3)
     rng = np.random.default_rng(3)
     for _ in range(5):
-        observations, *_ = par.step({agent: random_action(observations[agent], rng)
-                                     if observations[agent]["action_mask"].any() else 0 for agent in par.agents})
+        observations, *_ = par.step(random_parallel_actions(observations, par.agents, rng))
     record = par.get_state()
     aec = MODULES[env_id].env()
     aec.set_state(record)
@@ -213,8 +212,7 @@ def test_turn_based_parallel_form_continues_from_a_record_as_the_aec_form_does(e
         for key in ("observation", "action_mask"):
             assert np.array_equal(again.observe(agent)[key], par.observe(agent)[key])
             assert np.array_equal(again.observe(agent)[key], aec.observe(agent)[key])
-    actions = {agent: random_action(par.observe(agent), rng) if par.observe(agent)["action_mask"].any() else 0
-               for agent in par.agents}
+    actions = random_parallel_actions({agent: par.observe(agent) for agent in par.agents}, par.agents, rng)
     first, second = par.step(actions), again.step(actions)
     assert par.get_state().tobytes() == again.get_state().tobytes() and first[1] == second[1]
 
@@ -225,8 +223,7 @@ def test_turn_based_parallel_set_state_of_a_finished_game_leaves_no_agents_and_r
     observations, _ = par.reset(seed=4)
     rng = np.random.default_rng(4)
     while par.agents:
-        observations, *_ = par.step({agent: random_action(observations[agent], rng)
-                                     if observations[agent]["action_mask"].any() else 0 for agent in par.agents})
+        observations, *_ = par.step(random_parallel_actions(observations, par.agents, rng))
     finished = par.get_state()
     fresh = MODULES[env_id].parallel_env()
     fresh.reset(seed=0)
@@ -271,8 +268,7 @@ def test_parallel_infos_hold_numbers_and_arrays_with_the_same_keys_to_the_end(en
     rng = np.random.default_rng(1)
     _check_infos(infos, keys)
     while env.agents:
-        actions = {agent: random_action(observations[agent], rng) if observations[agent]["action_mask"].any() else 0
-                   for agent in env.agents}
+        actions = random_parallel_actions(observations, env.agents, rng)
         observations, _, _, _, infos = env.step(actions)
         _check_infos(infos, keys)
 
@@ -297,13 +293,10 @@ def test_penalize_mode_keeps_the_illegal_action_key_in_every_info(env_id, form):
         for _ in range(3):
             _check_infos(infos, keys)
             assert set(info["illegal_action"] for info in infos.values()) == {0}
-            observations, _, _, _, infos = env.step({
-                agent: random_action(observations[agent], rng) if observations[agent]["action_mask"].any() else 0
-                for agent in env.agents})
+            observations, _, _, _, infos = env.step(random_parallel_actions(observations, env.agents, rng))
         seat = next(iter(infos.values())).get("active_seat", 0)  # a simultaneous game: any seat
         offender = env.possible_agents[seat]
-        actions = {agent: random_action(observations[agent], rng) if observations[agent]["action_mask"].any() else 0
-                   for agent in env.agents}
+        actions = random_parallel_actions(observations, env.agents, rng)
         *_, infos = env.step({**actions, offender: -1})
     _check_infos(infos, keys)
     assert infos[offender]["illegal_action"] == 1

@@ -26,7 +26,7 @@ from envs.core import check_records
 from envs.core.game import IllegalActionError
 from envs.core.vector import VectorGame
 from envs.testing import toy_games
-from envs.testing.play import play_aec, play_parallel, random_action
+from envs.testing.play import play_aec, play_parallel, random_action, random_parallel_actions
 
 
 def _import_registered():
@@ -97,8 +97,7 @@ def test_max_cycles_truncates(env_id, n):
     observations, _ = env.reset(seed=0)
     steps = 0
     while env.agents:
-        actions = {a: random_action(observations[a], rng) if observations[a]["action_mask"].any() else 0
-                   for a in env.agents}
+        actions = random_parallel_actions(observations, env.agents, rng)
         observations, _, terminations, truncations, _ = env.step(actions)
         steps += 1
         assert steps <= max_cycles

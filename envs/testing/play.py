@@ -11,6 +11,13 @@ def random_action(observation, rng):
     return int(legal[rng.integers(legal.size)])
 
 
+def random_parallel_actions(observations, agents, rng):
+    """One Parallel step of random legal actions for ``agents``: in the Parallel form of a
+    turn-based game only the seat to act has legal actions; the others send 0, which it ignores."""
+    return {agent: random_action(observations[agent], rng) if observations[agent]["action_mask"].any() else 0
+            for agent in agents}
+
+
 def play_aec(env, seed, rng=None, on_step=None):
     """Play one game of an AEC env with random legal actions; returns (decisions, final rewards).
 
@@ -37,16 +44,14 @@ def play_aec(env, seed, rng=None, on_step=None):
 def play_parallel(env, seed, rng=None, on_step=None):
     """Play one game of a Parallel env with random legal actions; returns (steps, total rewards).
 
-    In the Parallel form of a turn-based game only the seat to act has legal actions; the others
-    send 0, which the form ignores. ``on_step(env, actions)`` is called after every step.
+    ``on_step(env, actions)`` is called after every step (see :func:`random_parallel_actions`).
     """
     rng = rng if rng is not None else np.random.default_rng(seed)
     observations, _ = env.reset(seed=seed)
     steps = 0
     returns = dict.fromkeys(env.possible_agents, 0.0)
     while env.agents:
-        actions = {agent: random_action(observations[agent], rng) if observations[agent]["action_mask"].any() else 0
-                   for agent in env.agents}
+        actions = random_parallel_actions(observations, env.agents, rng)
         observations, rewards, _, _, _ = env.step(actions)
         for agent, reward in rewards.items():
             returns[agent] += reward

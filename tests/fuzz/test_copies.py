@@ -10,7 +10,7 @@ import pytest
 from pettingzoo import ParallelEnv
 
 from envs.core.vector import VectorGame
-from envs.testing.play import random_action
+from envs.testing.play import random_action, random_parallel_actions
 from tests.test_harness import MODULES
 
 DUPLICATES = {"deepcopy": copy.deepcopy, "pickle": lambda thing: pickle.loads(pickle.dumps(thing))}
@@ -34,8 +34,7 @@ def _aec_moves(env, rng, limit=None):
 def _parallel_moves(env, rng, limit=None):
     seen, observations = [], {a: env.unwrapped.observe(a) for a in env.agents}
     while env.agents and (limit is None or len(seen) < limit):
-        actions = {a: random_action(observations[a], rng) if observations[a]["action_mask"].any() else 0
-                   for a in env.agents}
+        actions = random_parallel_actions(observations, env.agents, rng)
         observations, rewards, terminations, truncations, _ = env.step(actions)
         seen.append((sorted(rewards.items()), sorted(terminations.items()), sorted(truncations.items()),
                      [observations[a]["observation"].tobytes() for a in sorted(observations)],
