@@ -39,9 +39,14 @@ PLAYERS = {"secret_hitler_v0": 5, "voll_auf_die_18_v0": 2, "volles_fass_voraus_v
            "teufel_teufel_v0": 4, "volle_socke_v0": 4}
 
 
+def default_players(env_id):
+    """The player count a game's learning run uses unless ``--players`` says otherwise."""
+    return PLAYERS.get(env_id, envs.game_of(env_id).default_players)
+
+
 def run_name(env_id, players):
     """A stored run's name: the env id at its default player count, else with the count."""
-    return env_id if players == PLAYERS.get(env_id, envs.game_of(env_id).default_players) else f"{env_id}_{players}p"
+    return env_id if players == default_players(env_id) else f"{env_id}_{players}p"
 
 
 def train(env_id, players, minutes, seed, out):
@@ -218,7 +223,7 @@ def main(argv=None):
     if args.players is not None and len(env_ids) != 1:
         parser.error("--players needs exactly one --env")
     for env_id in env_ids:
-        players = args.players or PLAYERS.get(env_id, envs.game_of(env_id).default_players)
+        players = args.players or default_players(env_id)
         if args.add_heuristic_baseline:
             add_heuristic_baseline(env_id, players, args.seed, command_line("benchmarks.learning", argv))
             continue
