@@ -28,6 +28,8 @@ import pathlib
 import shutil
 import time
 
+import numba
+
 import envs
 from training.presets import DEFAULT_POOL_WEIGHTS
 
@@ -72,6 +74,11 @@ def measure(env_id, players, minutes, games, seed):
     config = {"num_players": players}
     row = {"players": players, "timesteps": int(model.num_timesteps), "minutes": round(trained, 1),
            "command": command, "history": history}
+    imitation = pathlib.Path("runs/learning") / run_name(env_id, players) / "imitation.json"
+    if imitation.exists():  # the warm start: how much heuristic play was cloned before PPO
+        done = json.loads(imitation.read_text())
+        row["imitation"] = {"samples": done["samples"], "rounds": len(done["rounds"]),
+                            "agreement": round(done["agreement"], 3), "minutes": done["minutes"]}
     if envs.game_of(env_id).simultaneous:
         row["team_success_ppo"] = policy_strength(policy, env_id, "random", games, seed + 1, config)
         row["team_success_heuristic"] = policy_strength("heuristic", env_id, "random", games, seed + 1, config)
@@ -109,6 +116,12 @@ def flat(rows):
     return summary
 
 
+def _steps(row):
+    """PPO steps, and the heuristic decisions cloned before them."""
+    warm = row.get("imitation")
+    return f"{row['timesteps']:,}" + (f" + {warm['samples']:,} cloned" if warm else "")
+
+
 def _rate(result):
     text = f"{result['win_rate']:.3f} [{result['ci_low']:.3f}, {result['ci_high']:.3f}]"
     roles = result.get("by_role", {})
@@ -119,7 +132,10 @@ def _rate(result):
 
 def _load_text(row):
     load = row.get("load")  # runs stored before the sampler have none
-    return f", load average {load['mean']} (max {load['max']}) on {os.cpu_count()} cores" if load else ""
+    text = f", load average {load['mean']} (max {load['max']}) on {os.cpu_count()} cores" if load else ""
+    if "numba_threads" in row:  # two runs side by side each take one thread (NUMBA_NUM_THREADS=1)
+        text += f", numba threads {row['numba_threads']}"
+    return text
 
 
 #: What the runs above stand on: the levers already pulled, for reading a missed target.
@@ -127,7 +143,14 @@ TRIED = ["What these runs use: batched self-play (`--backend vector`, 64 games),
          "(training/presets.py: network, shaping rewards the envs offer, gamma, entropy) and an opponent pool of "
          "random, heuristic and snapshot opponents at odds {pool} (until the first snapshot, random and "
          "heuristic only). Learner steps per minute are set by the PPO update, the Python heuristic opponents "
-         "and the snapshots' small forwards: benchmarks/results/training_speed.md says how much of each."]
+         "and the snapshots' small forwards: benchmarks/results/training_speed.md says how much of each.",
+         "",
+         "Runs with a warm start (the `+ N cloned` in the steps column) first cloned that many heuristic "
+         "decisions into the policy (training/imitation.py: behaviour cloning, then DAgger rounds in which the "
+         "cloned policy plays and the heuristic labels the positions it reaches; the time counts in the budget) "
+         "and squash the observation with symlog before the first layer (training/networks.py); their curve's "
+         "row at step 0 is the cloned policy before any PPO update. Runs without it started from random "
+         "weights on raw observations."]
 
 
 def _beats(result, fair_share):
@@ -175,7 +198,7 @@ def report(rows):
         if "ppo_vs_random" not in row:
             continue
         beats = row["ppo_vs_heuristic"]["win_rate"] > row["fair_share"]
-        lines.append(f"| {env_id} | {row['players']} | {row['timesteps']:,} | {row['minutes']} | "
+        lines.append(f"| {env_id} | {row['players']} | {_steps(row)} | {row['minutes']} | "
                      f"{_rate(row['ppo_vs_random'])} | {_rate(row['ppo_vs_heuristic'])} | "
                      f"{_rate(row['heuristic_vs_random'])} | "
                      f"{_rate(row['heuristic_vs_heuristic']) if 'heuristic_vs_heuristic' in row else '-'} | "
@@ -186,7 +209,7 @@ def report(rows):
                   "| env | players | steps | minutes | team success, PPO | team success, heuristic |",
                   "|---|---:|---:|---:|---|---|"]
         for env_id, row in coop.items():
-            lines.append(f"| {env_id} | {row['players']} | {row['timesteps']:,} | {row['minutes']} | "
+            lines.append(f"| {env_id} | {row['players']} | {_steps(row)} | {row['minutes']} | "
                          f"{_rate(row['team_success_ppo'])} | {_rate(row['team_success_heuristic'])} |")
     lines += ["", "## Against the targets (issue 15)", ""] + targets(rows) + ["", *(line.format(pool=" / ".join(map(str, DEFAULT_POOL_WEIGHTS))) for line in TRIED), ""]
     lines += ["", "## Learning curves", ""]
@@ -194,7 +217,11 @@ def report(rows):
         keys = [k for k in row["history"][0] if k.startswith("win_rate")]
         baseline = (f" The heuristic-against-heuristic line was added later by `{row['baseline_command']}`."
                     if "baseline_command" in row else "")
-        lines += [f"### {env_id}", "", f"`{row['bench_command']}`, which trained with `{row['command']}`.{baseline}", "",
+        warm = row.get("imitation")
+        warm = (f" Warm start: {warm['samples']:,} heuristic decisions cloned in {warm['rounds']} rounds "
+                f"(agreement with the heuristic {warm['agreement']:.2f}, {warm['minutes']} minutes); step 0 is "
+                f"the cloned policy." if warm else "")
+        lines += [f"### {env_id}", "", f"`{row['bench_command']}`, which trained with `{row['command']}`.{baseline}{warm}", "",
                   f"Machine: {row['machine']}. Run {row['started']} UTC, {row['total_minutes']} minutes in all "
                   f"(training and {row['eval_games']} evaluation games per line){_load_text(row)}.", "",
                   "| steps | " + " | ".join(k.replace("win_rate_", "").replace("_", " ") for k in keys) + " |",
@@ -231,6 +258,7 @@ def main(argv=None):
         with LoadSampler() as load:
             row = measure(env_id, players, args.minutes, args.games, args.seed)
         row.update(machine=machine_line(), started=started, eval_games=args.games, load=load.summary(),
+                   numba_threads=numba.config.NUMBA_NUM_THREADS,
                    bench_command=f"python -m benchmarks.learning --env {env_id} --minutes {args.minutes:g} "
                                  f"--games {args.games} --seed {args.seed}"
                                  + (f" --players {args.players}" if args.players else ""),

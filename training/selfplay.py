@@ -61,8 +61,10 @@ if TYPE_CHECKING:
     from agents import Agent
 
 BACKENDS = ("vector", "aec")
-LEGACY_DEFAULTS = {"shared_layers": 0}  # knobs that runs saved before them did not record, as those runs had them
-RUN_FILES = ("checkpoint.zip", "checkpoint_state.pt", "args.json", "learning.csv", "learning_curve.png")
+# knobs that runs saved before them did not record, as those runs had them
+LEGACY_DEFAULTS = {"shared_layers": 0, "imitation_samples": 0, "imitation_epochs": 0, "obs_squash": "none"}
+RUN_FILES = ("checkpoint.zip", "checkpoint_state.pt", "args.json", "learning.csv", "learning_curve.png",
+             "imitation.json")
 
 
 # ---- the opponent pool of the aec backend ----------------------------------------------------
@@ -297,7 +299,7 @@ def write_learning_curve(out, history, env_id):
 # ---- the training loop ------------------------------------------------------------------
 
 
-def make_callback(args, out, history, batch):
+def make_callback(args, out, history, batch, deadline):
     from stable_baselines3.common.callbacks import BaseCallback
 
     class SelfPlayCallback(BaseCallback):
@@ -312,7 +314,7 @@ def make_callback(args, out, history, batch):
                             unit="step", unit_scale=True, mininterval=2.0)
             self.next_snapshot = self.model.num_timesteps + args.snapshot_every
             self.next_eval = self.model.num_timesteps + args.eval_every
-            self.deadline = None if args.max_minutes is None else time.perf_counter() + 60 * args.max_minutes
+            self.deadline = deadline
 
         def _on_step(self):
             self.bar.update(self.training_env.num_envs)
@@ -355,7 +357,7 @@ def _new_model(args, env, out):
     np.random.seed(args.seed)
     return MaskablePPO("MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
                        learning_rate=args.learning_rate, gamma=args.gamma, gae_lambda=args.gae_lambda,
-                       ent_coef=args.ent_coef, policy_kwargs=policy_kwargs(args.net_arch, args.shared_layers),
+                       ent_coef=args.ent_coef, policy_kwargs=policy_kwargs(args.net_arch, args.shared_layers, args.obs_squash == "symlog"),
                        seed=args.seed,
                        tensorboard_log=str(out / "tb"), device="cpu", verbose=0)
 
@@ -365,6 +367,7 @@ def train(args: argparse.Namespace) -> tuple[MaskablePPO, list[dict[str, float]]
     import torch
 
     torch.set_num_threads(args.torch_threads)
+    deadline = None if args.max_minutes is None else time.perf_counter() + 60 * args.max_minutes
     out = prepare_out(args)
     if args.backend == "vector":
         batch, env = make_batched_env(args.env_id, args.num_envs, args.seed, args.config, args.pool_weights)
@@ -376,8 +379,10 @@ def train(args: argparse.Namespace) -> tuple[MaskablePPO, list[dict[str, float]]
         load_pool(batch, out)
     else:
         model, history = _new_model(args, env, out), []
+        if args.imitation_samples:
+            history.append(imitate(model, args, out))
     write_args(args, out)
-    callback = make_callback(args, out, history, batch)
+    callback = make_callback(args, out, history, batch, deadline)
     remaining = args.timesteps - model.num_timesteps
     if remaining > 0:
         model.learn(total_timesteps=remaining, callback=callback, reset_num_timesteps=False,
@@ -386,6 +391,25 @@ def train(args: argparse.Namespace) -> tuple[MaskablePPO, list[dict[str, float]]
         callback.evaluate_and_checkpoint()
     env.close()
     return model, history
+
+
+def imitate(model, args, out):
+    """Warm-start ``model`` by cloning the heuristic (training/imitation.py); the cloned policy's
+    strength is the learning curve's first row, at step 0. What the cloning did goes to
+    ``<out>/imitation.json``."""
+    from training.imitation import warm_start
+
+    started = time.perf_counter()
+    report = warm_start(model, args.env_id, args.imitation_samples, args.imitation_epochs, args.seed, args.config,
+                        _available_weights(args.env_id, args.pool_weights), progress=True)
+    report["minutes"] = round((time.perf_counter() - started) / 60, 2)
+    (out / "imitation.json").write_text(json.dumps(report, indent=2))
+    print(f"cloned the heuristic: {report['samples']} decisions in {len(report['rounds'])} rounds, agreement "
+          f"{report['agreement']:.2f}, {report['minutes']} min")
+    row = {"timesteps": 0, **evaluate_model(model, args.env_id, args.eval_games, args.seed, args.eval_config,
+                                            args.deterministic, progress=True)}
+    write_learning_curve(out, [row], args.env_id)
+    return row
 
 
 def prepare_out(args):
@@ -440,6 +464,13 @@ def build_parser():
                        ("gamma", float), ("gae_lambda", float), ("ent_coef", float)):
         knobs.add_argument(f"--{knob.replace('_', '-')}", type=kind, default=None,
                            help=f"MaskablePPO's {knob} (default: the preset's)")
+    knobs.add_argument("--obs-squash", choices=("symlog", "none"), default=None,
+                       help="symlog: squash every observation entry by sign(x) log(1 + |x|) before the network")
+    knobs.add_argument("--imitation-samples", type=int, default=None, metavar="N",
+                       help="first clone N learner decisions of the heuristic (training/imitation.py; 0: start "
+                            "from random weights)")
+    knobs.add_argument("--imitation-epochs", type=int, default=None, metavar="E",
+                       help="passes of behaviour cloning over those decisions")
     return parser
 
 
@@ -481,6 +512,9 @@ def _check_numbers(parser, args):
         value = getattr(args, name)
         if value is not None and value < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
+    for name in ("imitation_samples", "imitation_epochs"):
+        if getattr(args, name) is not None and getattr(args, name) < 0:
+            parser.error(f"--{name.replace('_', '-')} must be at least 0")
     if not 0 <= args.seed < 2**32:
         parser.error(f"--seed {args.seed}: choose an integer from 0 to 2**32 - 1")
     if args.max_minutes is not None and not args.max_minutes > 0:
@@ -517,6 +551,10 @@ def _apply_preset(parser, args):
         parser.error(f"--shared-layers {args.shared_layers}: from 0 to the {len(args.net_arch)} layers of --net-arch")
     args.pool_weights = tuple(args.pool_weights)
     args.env_config = dict(preset["env_config"])
+    if args.imitation_samples and not args.resume and not _has_heuristic(args.env_id):
+        parser.error(f"--imitation-samples: {args.env_id} has no heuristic agent to imitate")
+    if args.imitation_samples and not args.imitation_epochs:
+        parser.error("--imitation-samples needs --imitation-epochs of at least 1")
 
 
 def _check_fresh_out(parser, args):

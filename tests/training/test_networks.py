@@ -55,3 +55,35 @@ def test_shared_layers_beyond_the_network_is_a_usage_error(tmp_path, capsys):
     with pytest.raises(SystemExit):
         selfplay.parse_args([ENV_ID, "--out", str(tmp_path / "run"), "--net-arch", "32", "--shared-layers", "2"])
     assert "--shared-layers 2" in capsys.readouterr().err
+
+
+def test_symlog_squashes_large_entries_and_keeps_flags_zero_order_and_sign():
+    from training.networks import symlog
+
+    x = torch.tensor([-2430.0, -1.0, 0.0, 1.0, 31.0, 2430.0])
+    y = symlog(x)
+    assert y[2] == 0 and torch.all(y[1:] > y[:-1])
+    np.testing.assert_allclose(y.numpy(), np.sign(x.numpy()) * np.log1p(np.abs(x.numpy())), rtol=1e-6)
+    assert abs(float(y[-1]) - 7.796) < 1e-3
+
+
+def test_a_squashing_trunk_feeds_the_first_layer_symlog_of_the_observation(tmp_path):
+    kwargs = policy_kwargs([8, 8], 1, squash=True)
+    assert kwargs["features_extractor_kwargs"] == {"widths": [8], "squash": True}
+    space = __import__("gymnasium").spaces.Box(0, 5000, (3,), np.float32)
+    trunk = SharedTrunk(space, widths=[4], squash=True)
+    obs = torch.tensor([[0.0, 1.0, 2430.0]])
+    first = trunk.layers[1]
+    expected = torch.tanh(first(torch.log1p(obs)))
+    torch.testing.assert_close(trunk(obs), expected)
+    flat = SharedTrunk(space, widths=[], squash=True)  # no shared layers: the squashed observation
+    assert flat.features_dim == 3 and torch.allclose(flat(obs), torch.log1p(obs))
+    assert policy_kwargs([8, 8], 0, squash=True)["net_arch"] == {"pi": [8, 8], "vf": [8, 8]}
+
+
+def test_the_preset_squashes_and_a_trunk_saved_without_the_option_does_not(tmp_path):
+    model, _ = small_model(tmp_path, 1)
+    assert model.policy.features_extractor.squash
+    # checkpoints from before the option rebuild their trunk from kwargs without it: raw inputs
+    space = model.observation_space
+    assert not SharedTrunk(space, widths=[4]).squash
