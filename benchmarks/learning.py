@@ -31,7 +31,7 @@ import time
 import numba
 
 import envs
-from training.presets import DEFAULT_POOL_WEIGHTS
+from training.presets import DEFAULT_POOL_WEIGHTS, WARM_START
 
 from .common import RESULTS, LoadSampler, command_line, machine_line, write_result
 
@@ -141,8 +141,8 @@ def _load_text(row):
 #: What the runs above stand on: the levers already pulled, for reading a missed target.
 TRIED = ["What these runs use: batched self-play (`--backend vector`, 64 games), the per-game presets "
          "(training/presets.py: network, shaping rewards the envs offer, gamma, entropy) and an opponent pool of "
-         "random, heuristic and snapshot opponents at odds {pool} (until the first snapshot, random and "
-         "heuristic only). Learner steps per minute are set by the PPO update, the Python heuristic opponents "
+         "random, heuristic and snapshot opponents at the preset's odds (warm-started runs {warm}, runs from random "
+         "weights {pool}; until the first snapshot, random and heuristic only). Learner steps per minute are set by the PPO update, the Python heuristic opponents "
          "and the snapshots' small forwards: benchmarks/results/training_speed.md says how much of each.",
          "",
          "Runs with a warm start (the `+ N cloned` in the steps column) first cloned that many heuristic "
@@ -211,7 +211,9 @@ def report(rows):
         for env_id, row in coop.items():
             lines.append(f"| {env_id} | {row['players']} | {_steps(row)} | {row['minutes']} | "
                          f"{_rate(row['team_success_ppo'])} | {_rate(row['team_success_heuristic'])} |")
-    lines += ["", "## Against the targets (issue 15)", ""] + targets(rows) + ["", *(line.format(pool=" / ".join(map(str, DEFAULT_POOL_WEIGHTS))) for line in TRIED), ""]
+    lines += ["", "## Against the targets (issue 15)", ""] + targets(rows) + ["", *(line.format(pool=" / ".join(map(str, DEFAULT_POOL_WEIGHTS)),
+                                                                                warm=" / ".join(map(str, WARM_START["pool_weights"])))
+                                                                    for line in TRIED), ""]
     lines += ["", "## Learning curves", ""]
     for env_id, row in rows.items():
         keys = [k for k in row["history"][0] if k.startswith("win_rate")]
