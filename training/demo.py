@@ -88,7 +88,9 @@ def self_play(env_id, players, steps, out, seed):
     args = selfplay.parse_args([env_id, "--players", str(players), "--timesteps", str(steps), "--out", str(out),
                                 "--seed", str(seed),
                                 "--eval-every", str(max(steps // 3, 1)), "--snapshot-every", str(max(steps // 3, 1)),
-                                "--eval-games", "100", "--overwrite"])
+                                "--eval-games", "100", "--overwrite",
+                                # a warm start the size of the demo: a third of the steps' worth of heuristic play
+                                "--imitation-samples", str(max(steps // 3, 1)), "--imitation-epochs", "3"])
     _, history = selfplay.train(args)
     return history
 
