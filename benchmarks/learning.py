@@ -64,21 +64,31 @@ def train(env_id, players, minutes, seed, out):
     return model, history, command, (time.perf_counter() - started) / 60
 
 
+#: The final evaluation's seeds start here, apart from the training run's evaluations (seeds
+#: ``--seed`` + k) that chose the best policy: the policy is not measured on the games that chose it.
+FINAL_SEEDS = 1_000_000
+
+
 def measure(env_id, players, minutes, games, seed):
-    """Train, then the final numbers of one game (see the module docstring)."""
+    """Train, then the final numbers of one game (see the module docstring) for the run's best
+    policy (training.selfplay keeps it as best.zip: the best of its evaluations)."""
+    from agents.policy import load_model
     from training.policy_eval import policy_strength
     from training.vector_env import SnapshotPolicy
 
-    model, history, command, trained = train(env_id, players, minutes, seed, pathlib.Path("runs/learning") / run_name(env_id, players))
-    policy = SnapshotPolicy(model.policy)
+    out = pathlib.Path("runs/learning") / run_name(env_id, players)
+    model, history, command, trained = train(env_id, players, minutes, seed, out)
+    best = json.loads((out / "best.json").read_text())
+    policy = SnapshotPolicy(load_model(out / "best.zip").policy)
     config = {"num_players": players}
     row = {"players": players, "timesteps": int(model.num_timesteps), "minutes": round(trained, 1),
-           "command": command, "history": history}
-    imitation = pathlib.Path("runs/learning") / run_name(env_id, players) / "imitation.json"
+           "command": command, "history": history, "evaluated_timesteps": best["timesteps"]}
+    imitation = out / "imitation.json"
     if imitation.exists():  # the warm start: how much heuristic play was cloned before PPO
         done = json.loads(imitation.read_text())
         row["imitation"] = {"samples": done["samples"], "rounds": len(done["rounds"]),
                             "agreement": round(done["agreement"], 3), "minutes": done["minutes"]}
+    seed += FINAL_SEEDS
     if envs.game_of(env_id).simultaneous:
         row["team_success_ppo"] = policy_strength(policy, env_id, "random", games, seed + 1, config)
         row["team_success_heuristic"] = policy_strength("heuristic", env_id, "random", games, seed + 1, config)
@@ -116,6 +126,10 @@ def flat(rows):
     return summary
 
 
+def _chosen(row):
+    return f"; measured: the policy of step {row['evaluated_timesteps']:,}" if "evaluated_timesteps" in row else ""
+
+
 def _steps(row):
     """PPO steps, and the heuristic decisions cloned before them."""
     warm = row.get("imitation")
@@ -150,7 +164,9 @@ TRIED = ["What these runs use: batched self-play (`--backend vector`, 64 games),
          "cloned policy plays and the heuristic labels the positions it reaches; the time counts in the budget) "
          "and squash the observation with symlog before the first layer (training/networks.py); their curve's "
          "row at step 0 is the cloned policy before any PPO update. Runs without it started from random "
-         "weights on raw observations."]
+         "weights on raw observations and report their last policy; warm-started runs report the best of their "
+         "evaluations (200 games against heuristic agents each, training.selfplay's best.zip), measured again on "
+         "other games."]
 
 
 def _beats(result, fair_share):
@@ -168,7 +184,7 @@ def targets(rows):
                    f"({'beats random' if _beats(vs_random, fair) else 'does NOT beat random'}); against heuristic "
                    f"agents {row['ppo_vs_heuristic']['win_rate']:.3f} "
                    f"({'above' if row['ppo_vs_heuristic']['win_rate'] > fair else 'below'} its fair share), "
-                   f"{row['timesteps']:,} steps in {row['minutes']} minutes{_load_text(row)}.")
+                   f"{row['timesteps']:,} steps in {row['minutes']} minutes{_load_text(row)}{_chosen(row)}.")
     beaten = sum(r["ppo_vs_heuristic"]["win_rate"] > r["fair_share"] for r in competitive.values())
     out.append(f"- Beats the heuristic in {beaten} of {len(competitive)} competitive games run "
                f"(target: at least 3 of 4): {'met' if beaten >= 3 else 'MISSED'}.")
@@ -177,7 +193,7 @@ def targets(rows):
             ppo, heuristic = row["team_success_ppo"]["win_rate"], row["team_success_heuristic"]["win_rate"]
             out.append(f"- {env_id}: PPO team {ppo:.3f} against the heuristic team's {heuristic:.3f} "
                        f"(target: at least as good): {'met' if ppo >= heuristic else 'MISSED'}; "
-                       f"{row['timesteps']:,} steps in {row['minutes']} minutes{_load_text(row)}.")
+                       f"{row['timesteps']:,} steps in {row['minutes']} minutes{_load_text(row)}{_chosen(row)}.")
     return out
 
 
@@ -223,7 +239,11 @@ def report(rows):
         warm = (f" Warm start: {warm['samples']:,} heuristic decisions cloned in {warm['rounds']} rounds "
                 f"(agreement with the heuristic {warm['agreement']:.2f}, {warm['minutes']} minutes); step 0 is "
                 f"the cloned policy." if warm else "")
-        lines += [f"### {env_id}", "", f"`{row['bench_command']}`, which trained with `{row['command']}`.{baseline}{warm}", "",
+        chosen = (f" The policy measured above is the run's best by its evaluations against heuristic agents, "
+                  f"the one of step {row['evaluated_timesteps']:,} (final games on other seeds)."
+                  if "evaluated_timesteps" in row else " The policy measured above is the run's last.")
+        lines += [f"### {env_id}", "",
+                  f"`{row['bench_command']}`, which trained with `{row['command']}`.{baseline}{warm}{chosen}", "",
                   f"Machine: {row['machine']}. Run {row['started']} UTC, {row['total_minutes']} minutes in all "
                   f"(training and {row['eval_games']} evaluation games per line){_load_text(row)}.", "",
                   "| steps | " + " | ".join(k.replace("win_rate_", "").replace("_", " ") for k in keys) + " |",

@@ -27,7 +27,8 @@ rate), sampling from its masked distribution (``--deterministic``: argmax); win 
 the fair share (and per role where the game has roles) to ``<out>/learning.csv``, TensorBoard
 (``<out>/tb``) and ``<out>/learning_curve.png``. Checkpoints (model + training state with the
 random generators' states) are written atomically to ``<out>/checkpoint.zip`` /
-``checkpoint_state.pt`` at the same cadence. ``--resume <out>`` continues from them and refuses
+``checkpoint_state.pt`` at the same cadence, and the policy that has scored best in them so far
+(against heuristic agents where the game has them) to ``<out>/best.zip``. ``--resume <out>`` continues from them and refuses
 a different game or player count; an existing ``--out`` is refused unless ``--overwrite``.
 """
 
@@ -64,7 +65,7 @@ BACKENDS = ("vector", "aec")
 # knobs that runs saved before them did not record, as those runs had them
 LEGACY_DEFAULTS = {"shared_layers": 0, "imitation_samples": 0, "imitation_epochs": 0, "obs_squash": "none"}
 RUN_FILES = ("checkpoint.zip", "checkpoint_state.pt", "args.json", "learning.csv", "learning_curve.png",
-             "imitation.json")
+             "imitation.json", "best.zip", "best.json")
 
 
 # ---- the opponent pool of the aec backend ----------------------------------------------------
@@ -336,6 +337,7 @@ def make_callback(args, out, history, batch, deadline):
             row = evaluate_model(self.model, args.env_id, args.eval_games, args.seed + len(history), args.eval_config,
                                  args.deterministic, progress=True)
             history.append({"timesteps": int(self.model.num_timesteps), **row})
+            keep_if_best(self.model, out, history)
             for key, value in row.items():
                 self.logger.record(f"eval/{key}", value)
             self.bar.set_description(f"self-play {args.env_id}")
@@ -409,7 +411,31 @@ def imitate(model, args, out):
     row = {"timesteps": 0, **evaluate_model(model, args.env_id, args.eval_games, args.seed, args.eval_config,
                                             args.deterministic, progress=True)}
     write_learning_curve(out, [row], args.env_id)
+    keep_if_best(model, out, [row])
     return row
+
+
+def selection_score(row):
+    """What picks the best policy of a run: the win rate against heuristic agents (those it must
+    beat), else the team's success, else the win rate against random players."""
+    for key in ("win_rate_vs_heuristic", "win_rate_team", "win_rate_vs_random"):
+        if key in row:
+            return row[key]
+    raise ValueError(f"no win rate in {sorted(row)}")
+
+
+def keep_if_best(model, out, history):
+    """Save the model as ``<out>/best.zip`` (and ``best.json``) when the latest evaluation is the
+    run's best so far, as SB3's EvalCallback keeps its best model: PPO's updates can lose strength
+    a warm start had, and the evaluations' games (seeds ``--seed`` + k) say when."""
+    scores = [selection_score(row) for row in history]
+    if scores[-1] < max(scores):
+        return
+    tmp = out / "best.tmp.zip"
+    model.save(tmp)
+    os.replace(tmp, out / "best.zip")
+    (out / "best.json").write_text(json.dumps({"timesteps": history[-1]["timesteps"], "score": scores[-1],
+                                               "evaluation": len(history) - 1}, indent=2))
 
 
 def prepare_out(args):

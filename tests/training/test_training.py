@@ -1,6 +1,7 @@
 """Training machinery on the toy games: the learner's reward, checkpoints, a smoke run, evaluation."""
 
 import json
+import pathlib
 
 import numpy as np
 import pytest
@@ -80,6 +81,9 @@ def test_selfplay_smoke_run_writes_checkpoints_snapshots_and_a_learning_curve(tm
     assert (run / "learning_curve.png").is_file() and (run / "learning.csv").read_text().startswith("timesteps")
     assert all(0.0 <= row["win_rate_vs_random"] <= 1.0 and row["fair_share"] == 0.5 for row in history)
     assert not list(run.glob("*.tmp*")), "checkpoints are renamed into place"
+    best = json.loads((run / "best.json").read_text())
+    assert (run / "best.zip").is_file()
+    assert best["score"] == max(row["win_rate_vs_random"] for row in history)  # race_v0 has no heuristic
     saved = json.loads((run / "args.json").read_text())
     assert saved["out"] == str(run.resolve()) and saved["backend"] == backend and saved["net_arch"] == [32, 32]
 
@@ -177,3 +181,23 @@ def test_policy_win_rates_name_opponents_in_turn_based_games_and_one_team_rate_i
     simultaneous = selfplay.policy_win_rates("tally_v0", lambda s: AlwaysFirst(), 4, 0,
                                              {"num_players": 2, "rounds": 2})
     assert simultaneous == {"win_rate_team": 0.0}
+
+
+def test_the_best_evaluation_keeps_its_policy_and_a_worse_one_leaves_it(tmp_path):
+    class Saved:
+        def __init__(self, name):
+            self.name = name
+
+        def save(self, path):
+            pathlib.Path(path).write_text(self.name)
+
+    rows = [{"timesteps": 0, "win_rate_vs_random": 0.9, "win_rate_vs_heuristic": 0.30},
+            {"timesteps": 10, "win_rate_vs_random": 0.8, "win_rate_vs_heuristic": 0.50},
+            {"timesteps": 20, "win_rate_vs_random": 1.0, "win_rate_vs_heuristic": 0.40}]
+    for k in range(3):
+        selfplay.keep_if_best(Saved(f"model {k}"), tmp_path, rows[: k + 1])
+    assert (tmp_path / "best.zip").read_text() == "model 1"  # chosen by the rate against the heuristic
+    assert json.loads((tmp_path / "best.json").read_text()) == {"timesteps": 10, "score": 0.5, "evaluation": 1}
+    assert selfplay.selection_score({"win_rate_team": 0.2}) == 0.2
+    with pytest.raises(ValueError):
+        selfplay.selection_score({"timesteps": 3})
