@@ -19,6 +19,7 @@ import math
 import numpy as np
 
 import envs
+from agents.heuristic import has_heuristic
 from training.evaluate import fair_share, wilson_interval
 from training.vector_env import LearnerVecEnv, SnapshotPolicy, TeamVecEnv
 
@@ -125,19 +126,9 @@ def model_strength(model, env_id, games, seed=0, config=None, deterministic=Fals
     game = envs.game_of(env_id)
     if game.simultaneous:
         return {"team": policy_strength(policy, env_id, "random", games, seed, config, progress=progress)}
-    opponents = ["random", "heuristic"] if _has_heuristic(env_id) else ["random"]
+    opponents = ["random", "heuristic"] if has_heuristic(env_id) else ["random"]
     return {f"vs_{opponent}": policy_strength(policy, env_id, opponent, games, seed, config, progress=progress)
             for opponent in opponents}
-
-
-def _has_heuristic(env_id):
-    from agents.heuristic import heuristic_for
-
-    try:
-        heuristic_for(env_id)
-        return True
-    except ValueError:
-        return False
 
 
 def format_strength(env_id, results):

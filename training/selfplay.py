@@ -49,6 +49,7 @@ import numpy as np
 
 import envs
 from agents import RandomAgent
+from agents.heuristic import has_heuristic
 from agents.policy import PolicyAgent, load_model
 from training.evaluate import evaluate
 from training.networks import policy_kwargs
@@ -85,7 +86,7 @@ class OpponentPool:
         self.rng = np.random.default_rng(seed)
         self.weights = weights
         self._loaded = {}
-        self.has_heuristic = _has_heuristic(env_id)
+        self.has_heuristic = has_heuristic(env_id)
 
     def __call__(self) -> Agent:
         snapshots = sorted(self.pool_dir.glob("snapshot_*.zip")) if self.pool_dir.exists() else []
@@ -146,7 +147,7 @@ def make_batched_env(env_id: str, num_envs: int, seed: int, config: dict[str, An
 
 def _available_weights(env_id, weights):
     """The pool odds, without the heuristic where the game has none."""
-    return (weights[0], weights[1] if _has_heuristic(env_id) else 0.0, weights[2])
+    return (weights[0], weights[1] if has_heuristic(env_id) else 0.0, weights[2])
 
 
 def add_snapshot(model, batch, out):
@@ -238,7 +239,7 @@ def policy_win_rates(env_id: str, make_policy_agent: Callable[[int], Agent], gam
     if envs.game_of(env_id).simultaneous:
         results = evaluate(env_id, ["policy"], games, seed=seed, config=config, progress=False, factories=policy)
         return {"win_rate_team": float(results[0]["win_rate"])}
-    opponents = ["random", "heuristic"] if _has_heuristic(env_id) else ["random"]
+    opponents = ["random", "heuristic"] if has_heuristic(env_id) else ["random"]
     return {f"win_rate_vs_{opponent}": float(_policy_vs(env_id, opponent, games, seed, config, policy)[0]["win_rate"])
             for opponent in opponents}
 
@@ -258,16 +259,6 @@ def _agent(spec, env_id, seed):
     from agents import make_agent
 
     return make_agent(spec, env_id, seed=seed)
-
-
-def _has_heuristic(env_id):
-    from agents.heuristic import heuristic_for
-
-    try:
-        heuristic_for(env_id)
-        return True
-    except ValueError:
-        return False
 
 
 def write_learning_curve(out, history, env_id):
@@ -577,7 +568,7 @@ def _apply_preset(parser, args):
         parser.error(f"--shared-layers {args.shared_layers}: from 0 to the {len(args.net_arch)} layers of --net-arch")
     args.pool_weights = tuple(args.pool_weights)
     args.env_config = dict(preset["env_config"])
-    if args.imitation_samples and not args.resume and not _has_heuristic(args.env_id):
+    if args.imitation_samples and not args.resume and not has_heuristic(args.env_id):
         parser.error(f"--imitation-samples: {args.env_id} has no heuristic agent to imitate")
     if args.imitation_samples and not args.imitation_epochs:
         parser.error("--imitation-samples needs --imitation-epochs of at least 1")
