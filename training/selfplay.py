@@ -28,8 +28,9 @@ the fair share (and per role where the game has roles) to ``<out>/learning.csv``
 (``<out>/tb``) and ``<out>/learning_curve.png``. Checkpoints (model + training state with the
 random generators' states) are written atomically to ``<out>/checkpoint.zip`` /
 ``checkpoint_state.pt`` at the same cadence, and the policy that has scored best in them so far
-(against heuristic agents where the game has them) to ``<out>/best.zip``. ``--resume <out>`` continues from them and refuses
-a different game or player count; an existing ``--out`` is refused unless ``--overwrite``.
+(against heuristic agents where the game has them) to ``<out>/best.zip``. ``--resume <out>``
+continues from them and refuses a different game or player count; an existing ``--out`` is
+refused unless ``--overwrite``.
 """
 
 from __future__ import annotations
@@ -325,16 +326,12 @@ def make_callback(args, out, history, batch, deadline):
 
         def evaluate_and_checkpoint(self):
             self.bar.set_description(f"self-play {args.env_id} (evaluating {args.eval_games} games)")
-            row = evaluate_model(self.model, args.env_id, args.eval_games, args.seed + len(history), args.eval_config,
-                                 args.deterministic, progress=True)
-            history.append({"timesteps": int(self.model.num_timesteps), **row})
-            keep_if_best(self.model, out, history)
+            row = record_evaluation(self.model, args, out, history)
             for key, value in row.items():
                 self.logger.record(f"eval/{key}", value)
             self.bar.set_description(f"self-play {args.env_id}")
             self.bar.set_postfix({k.replace("win_rate_", ""): f"{v:.2f}" for k, v in row.items()
                                   if k.startswith("win_rate") and "_as_" not in k})
-            write_learning_curve(out, history, args.env_id)
             save_checkpoint(self.model, out, history)
 
         def _on_training_end(self):
@@ -350,7 +347,8 @@ def _new_model(args, env, out):
     np.random.seed(args.seed)
     return MaskablePPO("MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
                        learning_rate=args.learning_rate, gamma=args.gamma, gae_lambda=args.gae_lambda,
-                       ent_coef=args.ent_coef, policy_kwargs=policy_kwargs(args.net_arch, args.shared_layers, args.obs_squash == "symlog"),
+                       ent_coef=args.ent_coef,
+                       policy_kwargs=policy_kwargs(args.net_arch, args.shared_layers, args.obs_squash == "symlog"),
                        seed=args.seed,
                        tensorboard_log=str(out / "tb"), device="cpu", verbose=0)
 
@@ -373,7 +371,7 @@ def train(args: argparse.Namespace) -> tuple[MaskablePPO, list[dict[str, float]]
     else:
         model, history = _new_model(args, env, out), []
         if args.imitation_samples:
-            history.append(imitate(model, args, out))
+            imitate(model, args, out, history)
     write_args(args, out)
     callback = make_callback(args, out, history, batch, deadline)
     remaining = args.timesteps - model.num_timesteps
@@ -386,10 +384,10 @@ def train(args: argparse.Namespace) -> tuple[MaskablePPO, list[dict[str, float]]
     return model, history
 
 
-def imitate(model, args, out):
+def imitate(model, args, out, history):
     """Warm-start ``model`` by cloning the heuristic (training/imitation.py); the cloned policy's
-    strength is the learning curve's first row, at step 0. What the cloning did goes to
-    ``<out>/imitation.json``."""
+    strength is the learning curve's first row (``history``'s), at step 0. What the cloning did
+    goes to ``<out>/imitation.json``."""
     from training.imitation import warm_start
 
     started = time.perf_counter()
@@ -399,10 +397,17 @@ def imitate(model, args, out):
     (out / "imitation.json").write_text(json.dumps(report, indent=2))
     print(f"cloned the heuristic: {report['samples']} decisions in {len(report['rounds'])} rounds, agreement "
           f"{report['agreement']:.2f}, {report['minutes']} min")
-    row = {"timesteps": 0, **evaluate_model(model, args.env_id, args.eval_games, args.seed, args.eval_config,
-                                            args.deterministic, progress=True)}
-    write_learning_curve(out, [row], args.env_id)
-    keep_if_best(model, out, [row])
+    record_evaluation(model, args, out, history)
+
+
+def record_evaluation(model, args, out, history):
+    """One evaluation of ``model`` appended to ``history`` (seeded ``--seed`` + its index), the
+    best policy kept and the learning curve redrawn; returns the evaluation's row."""
+    row = evaluate_model(model, args.env_id, args.eval_games, args.seed + len(history), args.eval_config,
+                         args.deterministic, progress=True)
+    history.append({"timesteps": int(model.num_timesteps), **row})
+    keep_if_best(model, out, history)
+    write_learning_curve(out, history, args.env_id)
     return row
 
 
