@@ -34,12 +34,12 @@ def test_demonstrations_are_legal_heuristic_decisions_of_finished_episodes():
     np.testing.assert_array_equal(again.actions, demos.actions)  # seeded
 
 
-def test_cloning_teaches_the_policy_the_heuristics_choices():
-    args = selfplay.parse_args([GAME, "--out", "/nonexistent/never-written", "--net-arch", "64,64",
+def test_cloning_teaches_the_policy_the_heuristics_choices(tmp_path):
+    args = selfplay.parse_args([GAME, "--out", str(tmp_path / "run"), "--net-arch", "64,64",
                                 "--imitation-samples", "0"])
     _, env = selfplay.make_batched_env(GAME, 4, 0, args.config, (1.0, 0.0, 0.0))
     torch.manual_seed(0)
-    model = selfplay._new_model(args, env, __import__("pathlib").Path("/tmp"))
+    model = selfplay._new_model(args, env, tmp_path)
     demos = collect_demonstrations(GAME, 256, seed=1, config={}, gamma=0.99, num_envs=8)
     before = _agreement(model.policy, demos)
     history = clone(model.policy, demos, epochs=40, batch_size=64, seed=0)
@@ -65,7 +65,7 @@ def test_selfplay_warm_start_records_the_cloned_policy_at_step_zero(tmp_path):
     report = json.loads((tmp_path / "run" / "imitation.json").read_text())
     assert report["samples"] >= 198 and [len(r["epochs"]) for r in report["rounds"]] == [1, 1, 1]
     assert report["rounds"][1]["played_by"] == "cloned policy"
-    assert "0," in (tmp_path / "run" / "learning.csv").read_text().splitlines()[1][:2]
+    assert (tmp_path / "run" / "learning.csv").read_text().splitlines()[1].startswith("0,")
 
 
 def test_imitation_needs_a_heuristic_and_sane_counts(tmp_path, capsys):
