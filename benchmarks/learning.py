@@ -122,6 +122,9 @@ def flat(rows):
                     entry[f"{key}_{role}"] = round(split["win_rate"], 4)
         if "fair_share" in row:
             entry["fair_share"] = round(row["fair_share"], 4)
+        if "ppo_vs_heuristic" in row:
+            entry["heuristic_bar"] = round(heuristic_bar(row), 4)
+            entry["beats_heuristic"] = bool(_beats_heuristic(row))
         summary[env_id] = entry
     return summary
 
@@ -174,6 +177,23 @@ def _beats(result, fair_share):
     return result["ci_low"] > fair_share
 
 
+def heuristic_bar(row):
+    """The win rate against heuristic agents that beats them: the fair share, or what a heuristic
+    agent itself wins in that seat when it is higher. Where several seats can win one game (Teufel
+    Teufel: everyone who leaves the board before daybreak or the last disc) a seat's share when
+    every seat plays alike is above 1 / players, and only the heuristic's own rate says what par is."""
+    own = row.get("heuristic_vs_heuristic", {}).get("win_rate", 0.0)
+    return max(row["fair_share"], own)
+
+
+def _beats_heuristic(row):
+    return row["ppo_vs_heuristic"]["win_rate"] > heuristic_bar(row)
+
+
+def _bar_source(row):
+    return "the heuristic's own rate" if heuristic_bar(row) > row["fair_share"] else "the fair share"
+
+
 def targets(rows):
     """The issue's targets, met or missed, from the stored runs."""
     competitive = {e: r for e, r in rows.items() if "ppo_vs_random" in r}
@@ -183,13 +203,14 @@ def targets(rows):
         out.append(f"- {env_id}: against random players {vs_random['win_rate']:.3f} with fair share {fair:.3f} "
                    f"({'beats random' if _beats(vs_random, fair) else 'does NOT beat random'}); against heuristic "
                    f"agents {row['ppo_vs_heuristic']['win_rate']:.3f} "
-                   f"({'above' if row['ppo_vs_heuristic']['win_rate'] > fair else 'below'} its fair share), "
+                   f"({'above' if _beats_heuristic(row) else 'below'} the bar {heuristic_bar(row):.3f}: "
+                   f"{_bar_source(row)}), "
                    f"{row['timesteps']:,} steps in {row['minutes']} minutes{_load_text(row)}{_chosen(row)}.")
     games = {e: r for e, r in competitive.items() if e in envs.ENV_IDS}  # runs at another count are named apart
-    beaten = sum(r["ppo_vs_heuristic"]["win_rate"] > r["fair_share"] for r in games.values())
+    beaten = sum(_beats_heuristic(r) for r in games.values())
     out.append(f"- Beats the heuristic in {beaten} of {len(games)} competitive games at their benchmark player "
-               f"counts (target: at least 3 of 4): {'met' if beaten >= 3 else 'MISSED'}; above the fair share "
-               f"with the whole 95% interval in {sum(_beats(r['ppo_vs_heuristic'], r['fair_share']) for r in games.values())}.")
+               f"counts (target: at least 3 of 4): {'met' if beaten >= 3 else 'MISSED'}; above the bar "
+               f"with the whole 95% interval in {sum(_beats(r['ppo_vs_heuristic'], heuristic_bar(r)) for r in games.values())}.")
     for env_id, row in rows.items():
         if "team_success_ppo" in row:
             ppo, heuristic = row["team_success_ppo"]["win_rate"], row["team_success_heuristic"]["win_rate"]
@@ -208,14 +229,17 @@ def report(rows):
              "(training/presets.py); the budget counts rollouts, updates and the periodic evaluations. Then "
              f"{'/'.join(map(str, games))} games per line with the policy sampling from its masked distribution. "
              "A seat wins when its final return is positive and the highest at the table (Secret Hitler: its team "
-             "wins); the fair share is a seat's win rate when every seat plays alike. 95% Wilson intervals in "
-             "brackets.", "", "## Competitive games", "",
+             "wins); the fair share is a seat's win rate when every seat plays alike (1 / players unless the game "
+             "says otherwise). *Beats heuristic* asks for more than the fair share and more than a heuristic "
+             "agent wins in the same seat against the same opponents (the heuristic vs heuristic column): where "
+             "several seats can win one game (Teufel Teufel: all who leave the board in time) the latter is the "
+             "real par. 95% Wilson intervals in brackets.", "", "## Competitive games", "",
              "| env | players | steps | minutes | PPO vs random | PPO vs heuristic | heuristic vs random | "
              "heuristic vs heuristic | fair share | beats heuristic |", "|---|---:|---:|---:|---|---|---|---|---:|---|"]
     for env_id, row in rows.items():
         if "ppo_vs_random" not in row:
             continue
-        beats = row["ppo_vs_heuristic"]["win_rate"] > row["fair_share"]
+        beats = _beats_heuristic(row)
         lines.append(f"| {env_id} | {row['players']} | {_steps(row)} | {row['minutes']} | "
                      f"{_rate(row['ppo_vs_random'])} | {_rate(row['ppo_vs_heuristic'])} | "
                      f"{_rate(row['heuristic_vs_random'])} | "
