@@ -31,6 +31,17 @@ then swaps a random card with the Bib to bring new sums into reach. Plans use on
 holders know them (they lay them knowingly): in Blind Trust a seat with nothing to argue tells a
 team-mate her cards (the next seat on first); without communication a seat that cannot see its
 own cards sometimes tries an argument at random: a failed one costs only the moment.
+
+**Chapter 6** ("10 Bib cards from talent spaces"; only chapters with that label play so). The
+goal needs the talent cycle: activate a talent space (its card goes to the Bib), spend the talent
+in an argumentation that needs it (the space is covered again), activate again. While the goal is
+short the plans prefer, Nazi by Nazi, a team in which a seat lays an argumentation that spends its
+ready talent; with few Nazis face up (``TALENT_CALM``) only such plans are laid, so that the cards
+wait for the talents. Free seats without a part in a plan share the talent spaces out in seat
+order and activate them (a group task only when every seat is free, all in the same moment), and
+idle seats bring the colour or number combo on a talent card's back into one hand by Bib swaps and
+1:1 swaps. With nothing else to do a seat swaps with the Bib towards the most urgent Nazi nobody
+can reach (cards of its colours and values) before it churns.
 """
 
 import numpy as np
@@ -50,6 +61,9 @@ BIB10 = [name for _, name in D.LABEL_NAMES].index("10 cards in the Bib")
 BIB10_TALENT = [name for _, name in D.LABEL_NAMES].index("10 Bib cards from talent spaces")
 STUCK_MOMENTS = 5    # moments with nothing to do before the team calls the emergency redraw
 SUBSET_INDEX = {int(s): i for i, s in enumerate(E.SUBSETS)}
+# chapter 6, while the goal is short: argue only plans that spend a ready talent as long as fewer
+# Nazis than this lie face up (the stack's top included), by group size (5 players: as 4)
+TALENT_CALM = {2: 4, 3: 2, 4: 2}
 
 
 @njit(cache=True)
@@ -196,6 +210,7 @@ class HeuristicAgent(base.Agent):
         self.talking = config["communication"] == "full"
         self.waiting = {}  # IQ of a Nazi I laid at -> moments waited
         self.stuck = 0     # moments in a row with nothing to do (see emergency)
+        self.roles = [None] * self.num  # chapter 6: each seat's part in this moment's plans
 
     def act(self, observation, action_mask, info=None):
         if np.count_nonzero(action_mask) == 1:  # busy with my last action: only waiting is left
@@ -203,11 +218,16 @@ class HeuristicAgent(base.Agent):
         views = E.LAYOUT.views(np.asarray(observation))
         table = Table(views, self.seat, self.num)
         mask = self.bib_mask(views, np.asarray(action_mask))
-        for plan in (self.argue, self.clean_up, self.tell, self.accept, self.dice, self.trade, self.expand,
-                     self.emergency, self.build_combo, self.blind_guess, self.churn):
+        plans = (self.argue, self.clean_up, self.tell, self.accept, self.dice, self.trade, self.expand,
+                 self.emergency, self.build_combo, self.blind_guess, self.churn)
+        if views["labels"][BIB10_TALENT] > 0.5:  # chapter 6: the Bib goal comes from the talent spaces
+            plans = (self.group_task, self.argue_talents, self.clean_up, self.tell, self.accept, self.dice,
+                     self.activate, self.trade, self.accept_combo, self.emergency, self.talent_combo, self.gather, self.blind_guess, self.churn)
+        for plan in plans:
             action = plan(table, views, mask)
             if action is not None and mask[action]:
-                if plan not in (self.emergency, self.build_combo, self.blind_guess, self.churn):
+                if plan not in (self.emergency, self.build_combo, self.talent_combo, self.gather, self.blind_guess,
+                                self.churn):
                     self.stuck = 0
                 return int(action)
         return E.A_WAIT if mask[E.A_WAIT] else int(self.rng.choice(np.flatnonzero(mask)))
@@ -446,3 +466,238 @@ class HeuristicAgent(base.Agent):
             return None
         argues = np.flatnonzero(mask[E.A_ARGUE: E.A_WITHDRAW])
         return E.A_ARGUE + int(self.rng.choice(argues)) if argues.size else None
+
+    # ---- chapter 6: ten Bib cards from the talent spaces -------------------------------------------
+
+    @staticmethod
+    def talent_short(views):
+        """How many Bib cards from talent spaces the chapter-6 goal still needs."""
+        return max(0, D.BIB_GOAL - int(round(views["counts"][4] * D.NUM_ARGUMENTS)))
+
+    def talent_spaces(self, table, views):
+        """The talent spaces that can be activated, in absolute seat order of their owners:
+        (owner, condition kind, counts the combo needs)."""
+        out = []
+        for owner in range(table.num):
+            rel = (owner - self.seat) % table.num
+            top = views["talent_spaces"][rel, 1:]
+            if views["talent_spaces"][rel, 0] < 0.01 or top[0] < 0.5 or views["seats"][rel, 9] > 0.5:
+                continue
+            out.append((owner, int(np.argmax(top[20:24])), np.rint(top[24:31] * 4).astype(int)))
+        return out
+
+    def _meets(self, table, who, kind, need):
+        """Whether ``who``'s hand (as this seat sees it) holds the combo ``need``."""
+        held = [(int(table.colours[who, i]) if kind == D.COND_COLOURS else int(table.values[who, i]))
+                for i in range(4) if table.present[who, i] and table.known[who, i] and not table.razupaltuff[who, i]]
+        return bool(np.all(np.bincount(held, minlength=7)[:7] >= need))
+
+    def _talent_target(self, owner):
+        return E.A_EXPAND + D.RUN_OUT_STACKS + (owner - self.seat) % self.num
+
+    def group_task(self, table, views, mask):
+        """A group task on a talent space needs every seat in the same moment: when every seat is
+        free and the goal is short, all of them (seeing the same) carry it out together."""
+        if not self.talent_short(views) or table.busy.any():
+            return None
+        for owner, kind, _ in self.talent_spaces(table, views):
+            if kind == D.COND_GROUP_TASK:
+                return self._talent_target(owner)
+        return None
+
+    def talent_solution(self, table, j):
+        """(members, solution) of a team for the j-th most urgent Nazi in which a seat whose talent
+        is ready lays an argumentation that needs it (the talent is then spent and its space covered
+        again, to be activated once more), with the fewest members; None if there is none."""
+        row = table.nazis[j]
+        contributed = row[6:].astype(np.int8)
+        out = np.zeros((3, E.MAX_OPTIONS), np.int64)
+        best = None
+        for t in range(table.num):
+            if not table.relax[t] or contributed[t]:
+                continue
+            count = E.seat_options(table.kinds[t], 1, table.colours[t], table.values[t], table.halves[t],
+                                   table.usable[t], int(row[1]), int(row[2]), out[0], out[1], out[2])
+            for o in range(count):
+                if not out[2, o] or (not row[5] and row[4] + out[1, o] > row[0]):
+                    continue
+                joined = contributed.copy()
+                joined[t] = 1
+                solution = np.zeros(table.num, np.int8)
+                ways = E.argument_search(int(row[0]), int(row[1]), int(row[2]), table.min_team, int(row[3]),
+                                         table.kinds, table.relax, table.colours, table.values, table.halves,
+                                         table.usable, int(row[4] + out[1, o]), int(row[5]), joined, solution)
+                if ways:
+                    solution[t] = out[0, o]
+                    members = int(np.count_nonzero(solution))
+                    if best is None or members < best[0]:
+                        best = (members, solution)
+        return best
+
+    def team_plans(self, table, views):
+        """Per seat the (slot, subset) it lays now, or None: the first Nazi (by urgency) whose plan
+        has it as a member. While the goal is short a plan that spends a ready talent is preferred."""
+        short = self.talent_short(views) > 0
+        calm = short and views["counts"][2] * D.LOSE_FACE_UP < TALENT_CALM[min(table.num, 4)] - 0.5
+        roles = [None] * table.num
+        for j, slot in enumerate(table.slots):
+            ways, solution = table.search(j)
+            if ways == 0:
+                continue
+            found = self.talent_solution(table, j) if short and table.relax.any() else None
+            if found is not None:
+                solution = found[1]
+            elif calm:
+                continue
+            for who in range(table.num):
+                if roles[who] is None and solution[who]:
+                    roles[who] = (slot, int(solution[who]))
+        return roles
+
+    def argue_talents(self, table, views, mask):
+        self.roles = self.team_plans(table, views)
+        mine = self.roles[self.seat]
+        if mine is not None:
+            return E.A_ARGUE + mine[0] * E.NUM_SUBSETS + SUBSET_INDEX[mine[1]]
+        if table.unseen_teammates(self.seat):
+            return self.start_pool(table, mask)
+        return None
+
+    def activate(self, table, views, mask):
+        """Activate a talent space. Free seats without a part in this moment's plans share the spaces
+        out, in their owners' seat order: the owner takes her own space if she meets its condition,
+        else the first such seat, so that no two seats spend a moment on the same card."""
+        idle = [who for who in range(table.num) if not table.busy[who] and self.roles[who] is None]
+        taken = set()
+        for owner, kind, need in self.talent_spaces(table, views):
+            if kind == D.COND_GROUP_TASK:
+                continue
+            able = [who for who in idle if who not in taken
+                    and (kind == D.COND_SOLO_TASK or self._meets(table, who, kind, need))]
+            if not able:
+                continue
+            who = owner if owner in able else able[0]
+            taken.add(who)
+            if who == self.seat:
+                target = self._talent_target(owner)
+                return target if mask[target] else None
+        return None
+
+    def _combos(self, views, table):
+        """The colour and number combos on the talent spaces that can be activated."""
+        if not self.talent_short(views):
+            return []
+        return [(kind, need) for _, kind, need in self.talent_spaces(table, views)
+                if kind in (D.COND_COLOURS, D.COND_NUMBERS)]
+
+    @staticmethod
+    def _combo_score(hands, combos):
+        """How close the hands are to the combos: per hand 2 ** (cards of the best combo it holds),
+        summed (convex: completing one combo in one hand counts most)."""
+        total = 0
+        for cards in hands:
+            best = 0
+            for kind, need in combos:
+                held = np.bincount([c[0] if kind == D.COND_COLOURS else c[1] for c in cards], minlength=7)[:7]
+                best = max(best, int(np.minimum(held, need).sum()))
+            total += 2 ** best
+        return total
+
+    @staticmethod
+    def _hands(table):
+        """Per seat the cards the search may move: {hand slot: (colour, value)}."""
+        return [{i: (int(table.colours[who, i]), int(table.values[who, i])) for i in range(4)
+                 if table.present[who, i] and table.known[who, i] and not table.razupaltuff[who, i]}
+                for who in range(table.num)]
+
+    def _combo_gain(self, hands, combos, now, changes):
+        """The score's gain when the hand slots in ``changes`` ((seat, slot, card) triples) change."""
+        trial = [dict(cards) for cards in hands]
+        for who, i, card in changes:
+            trial[who][i] = card
+        return self._combo_score([list(cards.values()) for cards in trial], combos) - now
+
+    def talent_combo(self, table, views, mask):
+        """Short of the chapter-6 goal: bring the colour or number combo on a talent space's back
+        into one hand, by a Bib swap or a 1:1 swap with a team-mate (it offers; the team-mate,
+        seeing the same gain, accepts), one card closer at a time."""
+        combos = self._combos(views, table)
+        if not combos:
+            return None
+        hands = self._hands(table)
+        now = self._combo_score([list(cards.values()) for cards in hands], combos)
+        me = self.seat
+        best, choice = 0, None
+        for i in hands[me]:
+            base = E.A_BIB + i * E.NUM_ARG
+            for card in np.flatnonzero(mask[base: base + E.NUM_ARG]):
+                gain = self._combo_gain(hands, combos, now,
+                                        [(me, i, (int(D.CARD_COLOUR[card]), int(D.CARD_VALUE[card])))])
+                if gain > best:
+                    best, choice = gain, base + int(card)
+        for rel in range(1, self.num):
+            who = (me + rel) % self.num
+            for i in hands[me]:
+                action = E.A_OFFER + (rel - 1) * E.HAND + i
+                if not mask[action]:
+                    continue
+                for j in hands[who]:
+                    gain = self._combo_gain(hands, combos, now, [(me, i, hands[who][j]), (who, j, hands[me][i])])
+                    if gain > best:
+                        best, choice = gain, action
+        if choice is not None and E.A_OFFER <= choice < E.A_ACCEPT:
+            rel, i = divmod(choice - E.A_OFFER, E.HAND)
+            if views["offers"][0, rel] > 0.5 and views["offers"][0, 4 + i] > 0.5:
+                return None  # that offer stands already
+        return choice
+
+    def accept_combo(self, table, views, mask):
+        """Chapter 6: take an offered card when the swap brings a talent space's combo closer."""
+        combos = self._combos(views, table)
+        if not combos:
+            return None
+        hands = self._hands(table)
+        now = self._combo_score([list(cards.values()) for cards in hands], combos)
+        me = self.seat
+        best, choice = 0, None
+        for rel in range(1, self.num):
+            who = (me + rel) % self.num
+            offered = views["offered_to_me"][rel]
+            if offered[0] < 0.5 or offered[2] > 0.5:
+                continue
+            slot = int(np.argmax(views["offers"][rel, 4:8]))
+            card = (int(np.argmax(offered[3:7])), int(np.argmax(offered[7:13])) + 1)
+            for i in hands[me]:
+                action = E.A_ACCEPT + (rel - 1) * E.HAND + i
+                if not mask[action]:
+                    continue
+                gain = self._combo_gain(hands, combos, now, [(me, i, card), (who, slot, hands[me][i])])
+                if gain > best:
+                    best, choice = gain, action
+        return choice
+
+    def gather(self, table, views, mask):
+        """Nothing to argue and no single exchange helps: swap with the Bib towards the most urgent
+        Nazi nobody can reach, a card it does not accept (colour, banned value) for one of the same
+        value that it does, or one it accepts for a higher one of the same colour."""
+        me = self.seat
+        for j in range(len(table.slots)):
+            if table.search(j)[0]:
+                continue
+            allowed, banned = int(table.nazis[j, 1]), int(table.nazis[j, 2])
+
+            def worth(colour, value):
+                return value if (allowed >> colour & 1) and not (banned >> value & 1) else 0
+
+            best, choice = 0, None
+            for i in range(4):
+                if not table.usable[me, i]:
+                    continue
+                mine = worth(table.colours[me, i], table.values[me, i])
+                base = E.A_BIB + i * E.NUM_ARG
+                for card in np.flatnonzero(mask[base: base + E.NUM_ARG]):
+                    gain = worth(D.CARD_COLOUR[card], D.CARD_VALUE[card]) - mine
+                    if gain > best:
+                        best, choice = gain, base + int(card)
+            return choice
+        return None

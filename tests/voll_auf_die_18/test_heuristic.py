@@ -113,3 +113,36 @@ def test_a_locked_finale_calls_the_emergency_redraw():
     assert first_action(env, 0) == E.A_EMERGENCY
     arrange(env, hands={0: ["R1", "Y1", "G1", "B1"], 1: ["R2", "Y2", "G2", "B2"]}, nazis={0: 22, 1: 23})
     assert first_action(env, 0) != E.A_EMERGENCY, "with Nazis still to come and room on the table: not yet"
+
+
+def test_chapter_6_activates_a_talent_space_before_a_plan_without_talent():
+    """Chapter 6 needs 10 Bib cards from talent spaces: with few Nazis face up and no plan that
+    spends a talent, Herta does not lay Y3 + G5 at the 8 (a plan without talent, which the other
+    chapters lay at once) but activates her talent space (its top card asks for a solo task)."""
+    env = table(chapter=6, characters=["herta", "kangaroo"])
+    solo, numbers = 6, 12  # backs (7 * id) % 20: design 2 (a solo task), design 4 (numbers 1 1 2 2)
+    assert D.BACK_COND_KIND[D.CARD_BACK[solo]] == D.COND_SOLO_TASK
+    herta_talent = [30, 31, 32, solo]
+    hands = cards("R1", "Y3", "G5", "B2", "R2", "Y4", "G6", "B6", taken=herta_talent + [numbers])
+    arrange(env, hands={0: hands[:4], 1: hands[4:]}, talent={0: herta_talent, 1: [numbers]}, nazis={0: 23, 1: 8})
+    assert first_action(env, 0) == E.A_EXPAND + D.RUN_OUT_STACKS + 0
+    env1 = table(chapter=1, characters=["herta", "kangaroo"])
+    arrange(env1, hands={0: hands[:4], 1: hands[4:]}, nazis={0: 23, 1: 8})
+    assert E.A_ARGUE <= first_action(env1, 0) < E.A_WITHDRAW, "chapter 1 argues as before"
+
+
+def test_chapter_6_prefers_an_argument_that_spends_a_ready_talent():
+    """Herta's talent is ready: at the 6 she lays R1 + B2 + Y3 (one even card among odd ones: her
+    talent, which is then spent and her next talent card can be activated), not R1 + G5."""
+    env = table(chapter=6, characters=["herta", "kangaroo"])
+    hand = cards("R1", "G5", "B2", "Y3")
+    activated = 30  # her first talent card, now in the Bib
+    arrange(env, hands={0: hand, 1: cards("R2", "Y4", "G6", "B6", taken=hand)}, bib=[activated],
+            talent={0: [31, 32, 33], 1: [55]}, nazis={0: 23, 1: 6})  # 55: colours G G B B
+    r = rec(env)
+    r["from_talent"][activated] = 1
+    r["bib_talent_count"] = 1
+    r["talent_ready"][0] = 1
+    E.refresh(r)
+    talent_subset = 0b1101  # hand slots 0, 2, 3
+    assert first_action(env, 0) == E.A_ARGUE + 1 * E.NUM_SUBSETS + E.SUBSETS.tolist().index(talent_subset)
