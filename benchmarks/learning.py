@@ -36,6 +36,7 @@ from training.presets import DEFAULT_POOL_WEIGHTS, WARM_START
 from .common import RESULTS, LoadSampler, command_line, machine_line, write_result
 
 RUNS = RESULTS / "learning_runs"  # one game's full run (curve, command, machine) per file
+READING = RESULTS / "learning_reading.md"  # the hand-written reading of the runs, kept across reruns
 
 PLAYERS = {"secret_hitler_v0": 5, "voll_auf_die_18_v0": 2, "volles_fass_voraus_v0": 4,
            "teufel_teufel_v0": 4, "volle_socke_v0": 4}
@@ -82,7 +83,8 @@ def measure(env_id, players, minutes, games, seed):
     policy = SnapshotPolicy(load_model(out / "best.zip").policy)
     config = {"num_players": players}
     row = {"players": players, "timesteps": int(model.num_timesteps), "minutes": round(trained, 1),
-           "command": command, "history": history, "evaluated_timesteps": best["timesteps"]}
+           "command": command, "history": history, "evaluated_timesteps": best["timesteps"],
+           "pool_weights": json.loads((out / "args.json").read_text())["pool_weights"]}
     imitation = out / "imitation.json"
     if imitation.exists():  # the warm start: how much heuristic play was cloned before PPO
         done = json.loads(imitation.read_text())
@@ -158,8 +160,9 @@ def _load_text(row):
 #: What the runs above stand on: the levers already pulled, for reading a missed target.
 TRIED = ["What these runs use: batched self-play (`--backend vector`, 64 games), the per-game presets "
          "(training/presets.py: network, shaping rewards the envs offer, gamma, entropy) and an opponent pool of "
-         "random, heuristic and snapshot opponents at the preset's odds (warm-started runs {warm}, runs from random "
-         "weights {pool}; until the first snapshot, random and heuristic only). Learner steps per minute are set by the PPO update, the Python heuristic opponents "
+         "random, heuristic and snapshot opponents at the preset's odds (given per game below where the run "
+         "recorded them; the warm start's common odds are {warm}, runs from random weights used {pool}; until the "
+         "first snapshot, random and heuristic only). Learner steps per minute are set by the PPO update, the Python heuristic opponents "
          "and the snapshots' small forwards: benchmarks/results/training_speed.md says how much of each.",
          "",
          "Runs with a warm start (the `+ N cloned` in the steps column) first cloned that many heuristic "
@@ -203,7 +206,7 @@ def targets(rows):
         out.append(f"- {env_id}: against random players {vs_random['win_rate']:.3f} with fair share {fair:.3f} "
                    f"({'beats random' if _beats(vs_random, fair) else 'does NOT beat random'}); against heuristic "
                    f"agents {row['ppo_vs_heuristic']['win_rate']:.3f} "
-                   f"({'above' if _beats_heuristic(row) else 'below'} the bar {heuristic_bar(row):.3f}: "
+                   f"({'above' if _beats_heuristic(row) else 'not above'} the bar {heuristic_bar(row):.3f}: "
                    f"{_bar_source(row)}), "
                    f"{row['timesteps']:,} steps in {row['minutes']} minutes{_load_text(row)}{_chosen(row)}.")
     games = {e: r for e, r in competitive.items() if e in envs.ENV_IDS}  # runs at another count are named apart
@@ -256,6 +259,8 @@ def report(rows):
     lines += ["", "## Against the targets (issue 15)", ""] + targets(rows) + ["", *(line.format(pool=" / ".join(map(str, DEFAULT_POOL_WEIGHTS)),
                                                                                 warm=" / ".join(map(str, WARM_START["pool_weights"])))
                                                                     for line in TRIED), ""]
+    if READING.exists():  # what was tried and what the curves suggest, written by hand after the runs
+        lines += [READING.read_text().rstrip(), ""]
     lines += ["", "## Learning curves", ""]
     for env_id, row in rows.items():
         keys = [k for k in row["history"][0] if k.startswith("win_rate")]
@@ -268,8 +273,10 @@ def report(rows):
         chosen = (f" The policy measured above is the run's best by its evaluations against heuristic agents, "
                   f"the one of step {row['evaluated_timesteps']:,} (final games on other seeds)."
                   if "evaluated_timesteps" in row else " The policy measured above is the run's last.")
+        pool = (" Opponent pool (random / heuristic / snapshot odds per seat): "
+                f"{' / '.join(map(str, row['pool_weights']))}." if "pool_weights" in row else "")
         lines += [f"### {env_id}", "",
-                  f"`{row['bench_command']}`, which trained with `{row['command']}`.{baseline}{warm}{chosen}", "",
+                  f"`{row['bench_command']}`, which trained with `{row['command']}`.{baseline}{warm}{pool}{chosen}", "",
                   f"Machine: {row['machine']}. Run {row['started']} UTC, {row['total_minutes']} minutes in all "
                   f"(training and {row['eval_games']} evaluation games per line){_load_text(row)}.", "",
                   "| steps | " + " | ".join(k.replace("win_rate_", "").replace("_", " ") for k in keys) + " |",

@@ -133,10 +133,57 @@ def model_strength(model, env_id, games, seed=0, config=None, deterministic=Fals
 
 def format_strength(env_id, results):
     """A small table: win rate, its interval and the fair share; per role where the game has roles."""
-    lines = [f"{'opponents':<12}{'games':>7}{'win rate':>10}{'95% CI':>16}{'fair share':>12}"]
+    width = max(12, *(len(name) + 2 for name in results))
+    lines = [f"{'opponents':<{width}}{'games':>7}{'win rate':>10}{'95% CI':>16}{'fair share':>12}"]
     for name, r in results.items():
         ci = f"[{r['ci_low']:.2f}, {r['ci_high']:.2f}]"
-        lines.append(f"{name:<12}{r['games']:>7}{r['win_rate']:>10.3f}{ci:>16}{r['fair_share']:>12.3f}")
+        lines.append(f"{name:<{width}}{r['games']:>7}{r['win_rate']:>10.3f}{ci:>16}{r['fair_share']:>12.3f}")
         for role, split in r.get("by_role", {}).items():
-            lines.append(f"{'  as ' + role:<12}{split['games']:>7}{split['win_rate']:>10.3f}")
+            lines.append(f"{'  as ' + role:<{width}}{split['games']:>7}{split['win_rate']:>10.3f}")
     return "\n".join(lines)
+
+
+def main(argv=None):
+    """``python -m training.policy_eval <env_id> <model.zip>``: a saved policy's batched win rates
+    against random and heuristic opponents (the numbers training.selfplay's evaluations and
+    benchmarks.learning report), on seeds of your choice."""
+    import argparse
+
+    from agents.policy import load_model
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("env_id", help=f"one of {', '.join(envs.ENV_IDS)}")
+    parser.add_argument("model", help="a MaskablePPO checkpoint (.zip), e.g. runs/<run>/best.zip")
+    parser.add_argument("--players", type=int, help="player count (default: the env's)")
+    parser.add_argument("--games", type=int, default=400, help="games per opponent kind (default 400)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    parser.add_argument("--deterministic", action="store_true", help="argmax instead of sampling the policy")
+    parser.add_argument("--baseline", action="store_true",
+                        help="also the heuristic agent in the same seat on the same seeds, for comparison")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error(f"--games must be at least 1, got {args.games}")
+    try:
+        envs.game_of(args.env_id)
+    except ValueError as error:
+        parser.error(str(error))
+    config = {"num_players": args.players} if args.players else None
+    try:
+        model = load_model(args.model)
+    except (OSError, ValueError) as error:
+        parser.error(str(error))
+    expected = LearnerVecEnv(args.env_id, num_envs=1, config=config, weights=(1.0, 0.0, 0.0)).observation_space.shape
+    if model.observation_space.shape != expected:
+        parser.error(f"{args.model} takes observations of shape {model.observation_space.shape}, but {args.env_id} "
+                     f"{'with ' + str(args.players) + ' players ' if args.players else ''}gives {expected}: "
+                     "another game or player count")
+    results = model_strength(model, args.env_id, args.games, args.seed, config, args.deterministic, progress=True)
+    if args.baseline and has_heuristic(args.env_id):
+        results = {**results, **{f"heuristic {name.replace('_', ' ')}": policy_strength("heuristic", args.env_id, name[3:], args.games,
+                                                                      args.seed, config, progress=True)
+                                 for name in list(results) if name.startswith("vs_")}}
+    print(format_strength(args.env_id, results))
+
+
+if __name__ == "__main__":
+    main()

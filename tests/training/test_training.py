@@ -201,3 +201,19 @@ def test_the_best_evaluation_keeps_its_policy_and_a_worse_one_leaves_it(tmp_path
     assert selfplay.selection_score({"win_rate_team": 0.2}) == 0.2
     with pytest.raises(ValueError):
         selfplay.selection_score({"timesteps": 3})
+
+
+def test_policy_eval_measures_a_saved_policy_and_refuses_a_checkpoint_of_another_game(tmp_path, capsys):
+    from training import policy_eval
+
+    selfplay.train(_args(tmp_path))
+    best = str(tmp_path / "run" / "best.zip")
+    policy_eval.main(["race_v0", best, "--games", "8", "--baseline"])
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].startswith("opponents") and table[1].split()[:2] == ["vs_random", "8"]
+    with pytest.raises(SystemExit):
+        policy_eval.main(["race_v0", str(tmp_path / "missing.zip")])
+    assert "no checkpoint at" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        policy_eval.main(["volle_socke_v0", best, "--games", "8"])
+    assert "another game or player count" in capsys.readouterr().err
