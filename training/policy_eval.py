@@ -149,6 +149,8 @@ def main(argv=None):
     benchmarks.learning report), on seeds of your choice."""
     import argparse
 
+    import torch
+
     from agents.policy import load_model
 
     parser = argparse.ArgumentParser(description=main.__doc__)
@@ -177,6 +179,7 @@ def main(argv=None):
         parser.error(f"{args.model} takes observations of shape {model.observation_space.shape}, but {args.env_id} "
                      f"{'with ' + str(args.players) + ' players ' if args.players else ''}gives {expected}: "
                      "another game or player count")
+    torch.manual_seed(args.seed)  # the policy samples its actions: the same seed, the same games
     results = model_strength(model, args.env_id, args.games, args.seed, config, args.deterministic, progress=True)
     if args.baseline and has_heuristic(args.env_id):
         results = {**results, **{f"heuristic {name.replace('_', ' ')}": policy_strength("heuristic", args.env_id, name[3:], args.games,

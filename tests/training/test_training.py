@@ -211,6 +211,8 @@ def test_policy_eval_measures_a_saved_policy_and_refuses_a_checkpoint_of_another
     policy_eval.main(["race_v0", best, "--games", "8", "--baseline"])
     table = capsys.readouterr().out.splitlines()
     assert table[0].startswith("opponents") and table[1].split()[:2] == ["vs_random", "8"]
+    policy_eval.main(["race_v0", best, "--games", "8", "--baseline"])
+    assert capsys.readouterr().out.splitlines() == table, "the same seed plays the same games"
     with pytest.raises(SystemExit):
         policy_eval.main(["race_v0", str(tmp_path / "missing.zip")])
     assert "no checkpoint at" in capsys.readouterr().err
