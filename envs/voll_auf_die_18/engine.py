@@ -1254,6 +1254,25 @@ def bib_goal_reachable(state):
 
 
 @njit(cache=True)
+def talent_goal_reachable(state):
+    """Chapter 6 at any moment: can the Bib still hold 10 cards from talent spaces? Only expanding a
+    talent space adds one (a card that leaves the Bib loses its origin), so at most every card on
+    a talent space now can come, plus one per space covered again later: a seat's spent talent is
+    covered from a stack when its Nazi is convinced, so at most one per seat and Nazi left, and
+    after the emergency redraw (the only way cards go back into the stacks) at most one per stack
+    card left. Cheap enough to ask every step; sound, as the bound can only overestimate."""
+    if not state.labels & D.L_BIB10_TALENT:
+        return True
+    on_spaces = 0
+    for p in range(state.num_players):
+        on_spaces += state.talent_len[p]
+    covers = (D.NUM_NAZIS - state.convinced) * state.num_players
+    if state.emergency_used:
+        covers = min(covers, _stack_cards(state))
+    return state.bib_talent_count + on_spaces + covers >= D.BIB_GOAL
+
+
+@njit(cache=True)
 def lost_reason(state):
     """Why the chapter can no longer be won ("if you no longer have enough Arguments available to
     convince the remaining Nazis"), as an END_ code, or END_NONE while it may still be won.
@@ -1261,7 +1280,8 @@ def lost_reason(state):
     Sound (a chapter that can still be won is never ended), in order:
 
     * END_BIB_GOAL: every Nazi is convinced but the expansions still possible cannot bring the Bib
-      to its goal (:func:`bib_goal_reachable`);
+      to its goal (:func:`bib_goal_reachable`), or, in chapter 6 at any moment, not even every
+      talent card still to come could (:func:`talent_goal_reachable`);
     * END_NO_ARGUMENTS: some Nazi left is out of reach of every team even if every Argument left
       could go to any character (:func:`can_still_win`), or, once the stacks are empty (so no
       Argument will ever reach a hand that cannot now), of every team laying disjoint cards from
@@ -1277,6 +1297,8 @@ def lost_reason(state):
     """
     if state.convinced == D.NUM_NAZIS:
         return END_NONE if bib_goal_reachable(state) else END_BIB_GOAL
+    if not talent_goal_reachable(state):
+        return END_BIB_GOAL
     if not can_still_win(state):
         return END_NO_ARGUMENTS
     cards = np.zeros(NUM_ARG, np.int64)
@@ -2396,11 +2418,11 @@ def _run_clock(state, changed):
     """The moment's seconds pass: new Nazis, swap places, and the ends of the game. Whether the
     chapter is lost for want of Arguments is asked when the step ``changed`` what that depends on
     (a Nazi convinced, the emergency redraw, the stacks emptied) and, while only the Bib goal is
-    missing, every step."""
+    missing or a chapter-6 talent card may have left the Bib or a stack, every step."""
     if state.convinced == D.NUM_NAZIS and _extra_goals_met(state):
         _end(state, END_WON)
         return
-    if changed or state.convinced == D.NUM_NAZIS:
+    if changed or state.convinced == D.NUM_NAZIS or not talent_goal_reachable(state):
         reason = lost_reason(state)
         if reason != END_NONE:
             _end(state, reason)

@@ -241,6 +241,53 @@ def test_the_talent_goal_counts_talent_spaces_only():
     assert not E.bib_goal_reachable(r), "the Bib's other cards do not count"
 
 
+def talent_table(in_the_bib, emergency_used=True, stacks_empty=True):
+    """Chapter 6, Kangaroo and Kleinkünstler, 16 Nazis convinced: ``in_the_bib`` Bib cards came from
+    talent spaces, one card lies on each talent space, and the stacks are empty (every other
+    Argument discarded) or not."""
+    env = table(chapter=6, characters=["kangaroo", "kleinkuenstler"])
+    tasks = [c for c in range(D.NUM_ARGUMENTS) if D.BACK_COND_KIND[D.CARD_BACK[c]] == D.COND_SOLO_TASK]
+    talent = {0: tasks[:1], 1: tasks[1:2]}
+    bib = tasks[2:2 + in_the_bib]
+    held = cards("R1", "R5", "G1", "B1", "Y1", "Y2", "G2", "B2", taken=tasks[:2 + in_the_bib])
+    hands = {0: held[:4], 1: held[4:]}
+    kept = held + tasks[:2 + in_the_bib]
+    arrange(env, hands=hands, talent=talent, bib=bib, discard=everything_but(kept) if stacks_empty else (),
+            nazis={1: 23}, convinced=EVERY_IQ[:16])
+    r = rec(env)
+    r["from_talent"][bib] = 1
+    r["bib_talent_count"] = in_the_bib
+    r["emergency_used"] = int(emergency_used)
+    return env
+
+
+def test_chapter_6_is_lost_once_the_talent_cards_still_to_come_cannot_fill_the_bib():
+    """7 in the Bib and one card on each of the two talent spaces, the stacks empty after the
+    emergency redraw: no space can be covered again, 7 + 2 < 10, with two Nazis still to go."""
+    env = talent_table(in_the_bib=7)
+    r = rec(env)
+    assert not E.talent_goal_reachable(r) and E.lost_reason(r) == E.END_BIB_GOAL
+    rewards = play(env)
+    assert r["terminal"] and r["end_reason"] == E.END_BIB_GOAL and r["convinced"] == 16
+    assert rewards["player_0"] == -1.0
+
+
+def test_chapter_6_goes_on_while_the_talent_cards_can_still_fill_the_bib():
+    r = rec(talent_table(in_the_bib=8))          # 8 + 2 = 10: both spaces must still be expanded
+    assert E.talent_goal_reachable(r) and E.lost_reason(r) != E.END_BIB_GOAL
+    r = rec(talent_table(in_the_bib=7, emergency_used=False))  # the redraw can refill the stacks
+    assert E.talent_goal_reachable(r), "two Nazis left x two seats: up to 4 covers to come"
+    r = rec(talent_table(in_the_bib=5, stacks_empty=False))    # stacks to cover the spaces from
+    assert E.talent_goal_reachable(r) and E.lost_reason(r) != E.END_BIB_GOAL
+
+
+def test_the_talent_bound_is_asked_only_in_chapter_6():
+    env = table(chapter=2, characters=["kangaroo", "kleinkuenstler"])
+    r = rec(env)
+    r["emergency_used"] = 1
+    assert E.talent_goal_reachable(r)
+
+
 # ---- the exact search against brute force ----------------------------------------------------------------
 
 
