@@ -20,6 +20,17 @@ def load_model(path):
         raise ValueError(f"{path} is not a readable MaskablePPO checkpoint: {error}") from error
 
 
+def check_fits(model, env_id):
+    """ValueError unless ``model`` reads the observations of ``env_id``."""
+    import envs
+
+    expected = model.observation_space.shape
+    size = envs.game_of(env_id).layout.size
+    if expected != (size,):
+        raise ValueError(f"this policy was trained on observations of shape {expected}, {env_id} gives ({size},): "
+                         "a policy of another game or player count")
+
+
 class PolicyAgent(Agent):
     """Acts with a trained policy on the seat's observation vector and mask.
 
@@ -35,13 +46,7 @@ class PolicyAgent(Agent):
 
     def reset(self, seat, env_id, config):
         super().reset(seat, env_id, config)
-        expected = self.model.observation_space.shape
-        import envs
-
-        size = envs.game_of(env_id).layout.size
-        if expected != (size,):
-            raise ValueError(f"this policy was trained on observations of shape {expected}, "
-                             f"{env_id} gives ({size},)")
+        check_fits(self.model, env_id)
 
     def act(self, observation, action_mask, info=None):
         action, _ = self.model.predict(observation, action_masks=np.asarray(action_mask, bool),

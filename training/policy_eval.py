@@ -151,7 +151,7 @@ def main(argv=None):
 
     import torch
 
-    from agents.policy import load_model
+    from agents.policy import check_fits, load_model
 
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("env_id", help=f"one of {', '.join(envs.ENV_IDS)}")
@@ -172,13 +172,9 @@ def main(argv=None):
     config = {"num_players": args.players} if args.players else None
     try:
         model = load_model(args.model)
+        check_fits(model, args.env_id)
     except (OSError, ValueError) as error:
-        parser.error(str(error))
-    expected = LearnerVecEnv(args.env_id, num_envs=1, config=config, weights=(1.0, 0.0, 0.0)).observation_space.shape
-    if model.observation_space.shape != expected:
-        parser.error(f"{args.model} takes observations of shape {model.observation_space.shape}, but {args.env_id} "
-                     f"{'with ' + str(args.players) + ' players ' if args.players else ''}gives {expected}: "
-                     "another game or player count")
+        parser.error(f"{args.model}: {error}")
     torch.manual_seed(args.seed)  # the policy samples its actions: the same seed, the same games
     results = model_strength(model, args.env_id, args.games, args.seed, config, args.deterministic, progress=True)
     if args.baseline and has_heuristic(args.env_id):
