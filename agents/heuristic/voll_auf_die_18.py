@@ -66,6 +66,19 @@ SUBSET_INDEX = {int(s): i for i, s in enumerate(E.SUBSETS)}
 TALENT_CALM = {2: 4, 3: 2, 4: 2}
 
 
+def back_combo(back):
+    """The condition on an Argument's back (an observation card's features from the back on):
+    (condition kind, counts per colour or number that its combo needs)."""
+    return int(np.argmax(back[20:24])), np.rint(back[24:31] * 4).astype(int)
+
+
+def combo_progress(cards, combos):
+    """Of ``cards`` ((colour, value) pairs): the most cards any one of ``combos`` ((kind, needed
+    counts) pairs, colour or number combos) finds among them."""
+    return max(int(np.minimum(np.bincount([c[0] if kind == D.COND_COLOURS else c[1] for c in cards], minlength=7)[:7],
+                              need).sum()) for kind, need in combos)
+
+
 @njit(cache=True)
 def exchange_scores(kinds, relax, colours, values, halves, usable, nazis, weights, min_team, changes, scores):
     """For each candidate exchange k (``changes[k]`` = seat a, slot a, colour, value, half, seat b,
@@ -294,17 +307,26 @@ class HeuristicAgent(base.Agent):
     def _baseline(self, table):
         return self._scores(table, [[-1] * 10])[0]
 
+    @staticmethod
+    def offer_to_me(views, rel):
+        """The card the seat ``rel`` places on (relative) offers me, if it offers one I can see:
+        (its hand slot, colour, value, half), else None."""
+        offered = views["offered_to_me"][rel]
+        if offered[0] < 0.5 or offered[2] > 0.5:
+            return None
+        slot = int(np.argmax(views["offers"][rel, 4:8]))
+        colour, value = int(np.argmax(offered[3:7])), int(np.argmax(offered[7:13])) + 1
+        return slot, colour, value, HALF_OF_SEGMENTS[sum(1 << s for s in range(7) if offered[13 + s] > 0.5)]
+
     def accept(self, table, views, mask):
         """Take an offered card when the exchange lets the team convince more."""
         candidates, actions = [], []
         for rel in range(1, self.num):
             who = (self.seat + rel) % self.num
-            offered = views["offered_to_me"][rel]
-            if offered[0] < 0.5 or offered[2] > 0.5:
+            offer = self.offer_to_me(views, rel)
+            if offer is None:
                 continue
-            slot = int(np.argmax(views["offers"][rel, 4:8]))
-            colour, value = int(np.argmax(offered[3:7])), int(np.argmax(offered[7:13])) + 1
-            half = HALF_OF_SEGMENTS[sum(1 << s for s in range(7) if offered[13 + s] > 0.5)]
+            slot, colour, value, half = offer
             for i in range(4):
                 action = E.A_ACCEPT + (rel - 1) * E.HAND + i
                 if not mask[action] or table.razupaltuff[self.seat, i]:
@@ -418,17 +440,16 @@ class HeuristicAgent(base.Agent):
         wanted = []
         for top in list(views["stacks"][:, 1:]) + list(views["talent_spaces"][:, 1:]):
             if top[0] > 0.5:
-                kind = int(np.argmax(top[20:24]))
+                kind, need = back_combo(top)
                 if kind in (D.COND_COLOURS, D.COND_NUMBERS):
-                    wanted.append((kind, np.rint(top[24:31] * 4).astype(int)))
+                    wanted.append((kind, need))
         if not wanted:
             return None
         mine = [(int(table.colours[self.seat, i]), int(table.values[self.seat, i])) for i in range(4)
                 if table.usable[self.seat, i]]
 
         def match(cards):
-            return max(int(np.minimum(np.bincount([c[0] if kind == D.COND_COLOURS else c[1] for c in cards],
-                                                  minlength=7), need).sum()) for kind, need in wanted)
+            return combo_progress(cards, wanted)
 
         now, best, choice = match(mine), None, None
         for i in range(4):
@@ -483,14 +504,12 @@ class HeuristicAgent(base.Agent):
             top = views["talent_spaces"][rel, 1:]
             if views["talent_spaces"][rel, 0] < 0.01 or top[0] < 0.5 or views["seats"][rel, 9] > 0.5:
                 continue
-            out.append((owner, int(np.argmax(top[20:24])), np.rint(top[24:31] * 4).astype(int)))
+            out.append((owner, *back_combo(top)))
         return out
 
     def _meets(self, table, who, kind, need):
         """Whether ``who``'s hand (as this seat sees it) holds the combo ``need``."""
-        held = [(int(table.colours[who, i]) if kind == D.COND_COLOURS else int(table.values[who, i]))
-                for i in range(4) if table.present[who, i] and table.known[who, i] and not table.razupaltuff[who, i]]
-        return bool(np.all(np.bincount(held, minlength=7)[:7] >= need))
+        return bool(combo_progress(list(self._hand(table, who).values()), [(kind, need)]) == need.sum())
 
     def _talent_target(self, owner):
         return E.A_EXPAND + D.RUN_OUT_STACKS + (owner - self.seat) % self.num
@@ -592,40 +611,40 @@ class HeuristicAgent(base.Agent):
 
     @staticmethod
     def _combo_score(hands, combos):
-        """How close the hands are to the combos: per hand 2 ** (cards of the best combo it holds),
-        summed (convex: completing one combo in one hand counts most)."""
-        total = 0
-        for cards in hands:
-            best = 0
-            for kind, need in combos:
-                held = np.bincount([c[0] if kind == D.COND_COLOURS else c[1] for c in cards], minlength=7)[:7]
-                best = max(best, int(np.minimum(held, need).sum()))
-            total += 2 ** best
-        return total
+        """How close the hands ({slot: (colour, value)} each) are to the combos: per hand 2 ** (cards
+        of the best combo it holds), summed (convex: completing one combo in one hand counts most)."""
+        return sum(2 ** combo_progress(list(cards.values()), combos) for cards in hands)
 
     @staticmethod
-    def _hands(table):
-        """Per seat the cards the search may move: {hand slot: (colour, value)}."""
-        return [{i: (int(table.colours[who, i]), int(table.values[who, i])) for i in range(4)
-                 if table.present[who, i] and table.known[who, i] and not table.razupaltuff[who, i]}
-                for who in range(table.num)]
+    def _hand(table, who):
+        """The cards of ``who`` the search may move: {hand slot: (colour, value)}."""
+        return {i: (int(table.colours[who, i]), int(table.values[who, i])) for i in range(4)
+                if table.present[who, i] and table.known[who, i] and not table.razupaltuff[who, i]}
+
+    def _combo_state(self, views, table):
+        """Short of the chapter-6 goal with combos to gather: (the combos, every seat's movable
+        cards, their score now); else None."""
+        combos = self._combos(views, table)
+        if not combos:
+            return None
+        hands = [self._hand(table, who) for who in range(table.num)]
+        return combos, hands, self._combo_score(hands, combos)
 
     def _combo_gain(self, hands, combos, now, changes):
         """The score's gain when the hand slots in ``changes`` ((seat, slot, card) triples) change."""
         trial = [dict(cards) for cards in hands]
         for who, i, card in changes:
             trial[who][i] = card
-        return self._combo_score([list(cards.values()) for cards in trial], combos) - now
+        return self._combo_score(trial, combos) - now
 
     def talent_combo(self, table, views, mask):
         """Short of the chapter-6 goal: bring the colour or number combo on a talent space's back
         into one hand, by a Bib swap or a 1:1 swap with a team-mate (it offers; the team-mate,
         seeing the same gain, accepts), one card closer at a time."""
-        combos = self._combos(views, table)
-        if not combos:
+        state = self._combo_state(views, table)
+        if state is None:
             return None
-        hands = self._hands(table)
-        now = self._combo_score([list(cards.values()) for cards in hands], combos)
+        combos, hands, now = state
         me = self.seat
         best, choice = 0, None
         for i in hands[me]:
@@ -653,20 +672,18 @@ class HeuristicAgent(base.Agent):
 
     def accept_combo(self, table, views, mask):
         """Chapter 6: take an offered card when the swap brings a talent space's combo closer."""
-        combos = self._combos(views, table)
-        if not combos:
+        state = self._combo_state(views, table)
+        if state is None:
             return None
-        hands = self._hands(table)
-        now = self._combo_score([list(cards.values()) for cards in hands], combos)
+        combos, hands, now = state
         me = self.seat
         best, choice = 0, None
         for rel in range(1, self.num):
             who = (me + rel) % self.num
-            offered = views["offered_to_me"][rel]
-            if offered[0] < 0.5 or offered[2] > 0.5:
+            offer = self.offer_to_me(views, rel)
+            if offer is None:
                 continue
-            slot = int(np.argmax(views["offers"][rel, 4:8]))
-            card = (int(np.argmax(offered[3:7])), int(np.argmax(offered[7:13])) + 1)
+            slot, card = offer[0], offer[1:3]
             for i in hands[me]:
                 action = E.A_ACCEPT + (rel - 1) * E.HAND + i
                 if not mask[action]:
