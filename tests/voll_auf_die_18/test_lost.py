@@ -282,9 +282,10 @@ def test_chapter_6_goes_on_while_the_talent_cards_can_still_fill_the_bib():
 
 
 def test_the_talent_bound_is_asked_only_in_chapter_6():
-    env = table(chapter=2, characters=["kangaroo", "kleinkuenstler"])
-    r = rec(env)
-    r["emergency_used"] = 1
+    """The lost position above, without the chapter-6 goal on the chapter's labels: no bound."""
+    r = rec(talent_table(in_the_bib=7))
+    assert not E.talent_goal_reachable(r)
+    r["labels"] &= ~D.L_BIB10_TALENT
     assert E.talent_goal_reachable(r)
 
 
