@@ -80,11 +80,12 @@ def measure(env_id, players, minutes, games, seed):
     out = pathlib.Path("runs/learning") / run_name(env_id, players)
     model, history, command, trained = train(env_id, players, minutes, seed, out)
     best = json.loads((out / "best.json").read_text())
+    saved = json.loads((out / "args.json").read_text())
     policy = SnapshotPolicy(load_model(out / "best.zip").policy)
     config = {"num_players": players}
     row = {"players": players, "timesteps": int(model.num_timesteps), "minutes": round(trained, 1),
            "command": command, "history": history, "evaluated_timesteps": best["timesteps"],
-           "pool_weights": json.loads((out / "args.json").read_text())["pool_weights"]}
+           "pool_weights": saved["pool_weights"], "policy_head": saved.get("policy_head", "flat")}
     imitation = out / "imitation.json"
     if imitation.exists():  # the warm start: how much heuristic play was cloned before PPO
         done = json.loads(imitation.read_text())
@@ -275,6 +276,8 @@ def report(rows):
                   if "evaluated_timesteps" in row else " The policy measured above is the run's last.")
         pool = (" Opponent pool (random / heuristic / snapshot odds per seat): "
                 f"{' / '.join(map(str, row['pool_weights']))}." if "pool_weights" in row else "")
+        pool += (" Policy head: pointer (one shared scorer for the actions that pick a square, space or card; "
+                 "training/networks.py)." if row.get("policy_head") == "pointer" else "")
         lines += [f"### {env_id}", "",
                   f"`{row['bench_command']}`, which trained with `{row['command']}`.{baseline}{warm}{pool}{chosen}", "",
                   f"Machine: {row['machine']}. Run {row['started']} UTC, {row['total_minutes']} minutes in all "

@@ -10,6 +10,16 @@ Our observations mix 0/1 flags with counts and scores (doubloons, points: up to 
 Volle Socke). Fed raw, the large entries saturate the tanh units of the first layer and drown the
 flags, so the trunk can first squash every entry with DreamerV3's symlog, ``sign(x) log(1 + |x|)``:
 it leaves 0 at 0, keeps order and sign, and brings 2,430 to 7.8 while a flag of 1 stays 0.69.
+
+Many actions pick one of a row of like things: a square of Teufel Teufel's board, a space on a
+Volles Fass deck, a sailor card. A flat policy head learns each such action's logit on its own, so
+what it learns about square 17 says nothing about square 18, and a cloned policy memorises its
+teacher instead of generalising (benchmarks/results/learning_reading.md). :class:`EntityPolicy`
+scores every action of such a group with one shared function (a pointer head, as in pointer
+networks and AlphaStar's target selection) of that thing's own rows of the observation, the
+layout's named views (:meth:`envs.core.layout.Layout.rows`), and the policy's latent state; a
+learned per-position offset keeps what is special about each one. The other actions keep the
+flat head's logits.
 """
 
 from __future__ import annotations
@@ -17,9 +27,11 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import gymnasium as gym
+import numpy as np
 import torch
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.preprocessing import get_flattened_obs_dim
-from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor, MlpExtractor
 from torch import nn
 
 
@@ -44,6 +56,135 @@ class SharedTrunk(BaseFeaturesExtractor):
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
         return self.layers(symlog(observations) if self.squash else observations)
+
+
+class EntityTrunk(SharedTrunk):
+    """:class:`SharedTrunk`, followed by the (squashed) observation rows of every action group,
+    passed through for :class:`PointerHead`: ``[trunk | group 0 rows | group 1 rows | ...]``.
+
+    ``groups``: ``(first_action, rows)`` pairs, ``rows`` a ``(count, k)`` table of flat observation
+    offsets: action ``first_action + i`` is scored from observation entries ``rows[i]``.
+    """
+
+    def __init__(self, observation_space: gym.Space, widths: Sequence[int] = (256,), squash: bool = False,
+                 groups: Sequence[tuple[int, Any]] = ()):
+        super().__init__(observation_space, widths, squash)
+        tables = [np.asarray(rows, np.int64) for _, rows in groups]
+        if not tables or any(t.ndim != 2 or t.size == 0 for t in tables):
+            raise ValueError("EntityTrunk needs at least one group of (count, k) observation rows")
+        size = get_flattened_obs_dim(observation_space)
+        if any(t.min() < 0 or t.max() >= size for t in tables):
+            raise ValueError(f"entity rows point outside the observation (size {size})")
+        self.trunk_dim = self._features_dim
+        self.groups = [(int(first), *t.shape) for (first, _), t in zip(groups, tables)]  # (first, count, k)
+        self.register_buffer("gather", torch.as_tensor(np.concatenate([t.ravel() for t in tables])), persistent=False)
+        self._features_dim = self.trunk_dim + int(self.gather.numel())
+
+    def forward(self, observations: torch.Tensor) -> torch.Tensor:
+        x = symlog(observations) if self.squash else observations
+        return torch.cat([self.layers(x), x[:, self.gather]], dim=1)
+
+
+class EntityExtractor(nn.Module):
+    """SB3's policy / value heads over the trunk part of the features; the actor's latent carries
+    the entity rows on to :class:`PointerHead` (the value head never sees them twice)."""
+
+    def __init__(self, trunk_dim: int, entity_dim: int, net_arch: Any, activation_fn: type[nn.Module], device: Any):
+        super().__init__()
+        self.trunk_dim = trunk_dim
+        self.heads = MlpExtractor(trunk_dim, net_arch=net_arch, activation_fn=activation_fn, device=device)
+        self.latent_dim_pi = self.heads.latent_dim_pi + entity_dim
+        self.latent_dim_vf = self.heads.latent_dim_vf
+
+    def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.forward_actor(features), self.forward_critic(features)
+
+    def forward_actor(self, features: torch.Tensor) -> torch.Tensor:
+        trunk, rows = features[:, : self.trunk_dim], features[:, self.trunk_dim :]
+        return torch.cat([self.heads.forward_actor(trunk), rows], dim=1)
+
+    def forward_critic(self, features: torch.Tensor) -> torch.Tensor:
+        return self.heads.forward_critic(features[:, : self.trunk_dim])
+
+
+class PointerHead(nn.Module):
+    """Action logits: a linear head over the policy latent for every action, plus, for each group,
+    one shared scorer of ``tanh(W_e row_i + W_c latent + offset_i)`` added to its actions' logits."""
+
+    def __init__(self, latent_dim: int, groups: Sequence[tuple[int, int, int]], num_actions: int, hidden: int = 64):
+        super().__init__()
+        self.latent_dim = latent_dim
+        self.groups = [tuple(g) for g in groups]
+        ends = [0] + [first + count for first, count, _ in self.groups]
+        if any(first < end for (first, _, _), end in zip(self.groups, ends)) or ends[-1] > num_actions:
+            raise ValueError(f"entity groups must be disjoint, in action order and within the {num_actions} actions")
+        self.base = nn.Linear(latent_dim, num_actions)
+        self.entity = nn.ModuleList(nn.Linear(k, hidden) for _, _, k in self.groups)
+        self.context = nn.ModuleList(nn.Linear(latent_dim, hidden) for _ in self.groups)
+        self.offset = nn.ParameterList(nn.Parameter(torch.zeros(count, hidden)) for _, count, _ in self.groups)
+        self.score = nn.ModuleList(nn.Linear(hidden, 1) for _ in self.groups)
+        for layer in (self.base, *self.score):  # SB3's small initial logits: a near-uniform first policy
+            nn.init.orthogonal_(layer.weight, gain=0.01)
+            nn.init.zeros_(layer.bias)
+
+    def forward(self, latent_and_rows: torch.Tensor) -> torch.Tensor:
+        latent, rows = latent_and_rows[:, : self.latent_dim], latent_and_rows[:, self.latent_dim :]
+        pieces, start, done = [], 0, 0
+        logits = self.base(latent)
+        for g, (first, count, k) in enumerate(self.groups):
+            table = rows[:, done : done + count * k].reshape(-1, count, k)
+            done += count * k
+            hidden = torch.tanh(self.entity[g](table) + self.context[g](latent)[:, None, :] + self.offset[g])
+            pieces += [torch.zeros_like(logits[:, start:first]), self.score[g](hidden).squeeze(-1)]
+            start = first + count
+        pieces.append(torch.zeros_like(logits[:, start:]))
+        return logits + torch.cat(pieces, dim=1)
+
+
+class EntityPolicy(MaskableActorCriticPolicy):
+    """MaskablePPO's actor-critic with a :class:`PointerHead`; its features extractor must be an
+    :class:`EntityTrunk` shared by both heads (:func:`policy_spec` builds the kwargs)."""
+
+    def _build_mlp_extractor(self) -> None:
+        trunk = self.features_extractor
+        if not isinstance(trunk, EntityTrunk) or not self.share_features_extractor:
+            raise ValueError("EntityPolicy needs a shared EntityTrunk as its features extractor")
+        self.mlp_extractor = EntityExtractor(trunk.trunk_dim, trunk.features_dim - trunk.trunk_dim, self.net_arch,
+                                             self.activation_fn, self.device)
+
+    def _build(self, lr_schedule) -> None:
+        super()._build(lr_schedule)
+        self.action_net = PointerHead(self.mlp_extractor.heads.latent_dim_pi, self.features_extractor.groups,
+                                      int(self.action_space.n))
+        # The optimizer SB3 made holds the replaced head's parameters: make it again over these.
+        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
+
+
+def entity_rows(layout: Any, views: Sequence[str | tuple[str, int]]) -> np.ndarray:
+    """One ``(count, k)`` table of flat offsets from several layout views: a view named alone is
+    split along its first axis, ``(name, axis)`` along ``axis``; every view must split into the
+    same ``count`` rows, which are concatenated side by side."""
+    tables = [layout.rows(*((view, 0) if isinstance(view, str) else view)) for view in views]
+    counts = {len(t) for t in tables}
+    if len(counts) != 1:
+        raise ValueError(f"views {list(views)} split into different numbers of rows: {sorted(counts)}")
+    return np.concatenate(tables, axis=1)
+
+
+def policy_spec(net_arch: Sequence[int], shared_layers: int, squash: bool = False, layout: Any = None,
+                entities: Sequence[tuple[int, Sequence]] = ()) -> tuple[Any, dict[str, Any]]:
+    """MaskablePPO's policy (``"MlpPolicy"`` or :class:`EntityPolicy`) and its ``policy_kwargs``:
+    hidden ``net_arch`` whose first ``shared_layers`` are shared, the observation squashed by
+    :func:`symlog` when ``squash``, and a pointer head over the ``entities`` (``(first_action,
+    views)`` pairs read through ``layout``; none: the flat head)."""
+    kwargs = policy_kwargs(net_arch, shared_layers, squash)
+    if not entities:
+        return "MlpPolicy", kwargs
+    shared, heads = list(net_arch[:shared_layers]), list(net_arch[shared_layers:])
+    groups = [(int(first), entity_rows(layout, views).tolist()) for first, views in entities]
+    return EntityPolicy, {"features_extractor_class": EntityTrunk,
+                          "features_extractor_kwargs": {"widths": shared, "squash": bool(squash), "groups": groups},
+                          "share_features_extractor": True, "net_arch": {"pi": heads, "vf": heads}}
 
 
 def policy_kwargs(net_arch: Sequence[int], shared_layers: int, squash: bool = False) -> dict[str, Any]:

@@ -53,8 +53,8 @@ from agents import RandomAgent
 from agents.heuristic import has_heuristic
 from agents.policy import PolicyAgent, load_model
 from training.evaluate import evaluate
-from training.networks import policy_kwargs
-from training.presets import DEFAULT_POOL_WEIGHTS, KNOBS, preset_for
+from training.networks import policy_spec
+from training.presets import ACTION_ENTITIES, DEFAULT_POOL_WEIGHTS, KNOBS, preset_for
 from training.wrappers import make_training_env
 
 if TYPE_CHECKING:
@@ -65,7 +65,8 @@ if TYPE_CHECKING:
 
 BACKENDS = ("vector", "aec")
 # knobs that runs saved before them did not record, as those runs had them
-LEGACY_DEFAULTS = {"shared_layers": 0, "imitation_samples": 0, "imitation_epochs": 0, "obs_squash": "none"}
+LEGACY_DEFAULTS = {"shared_layers": 0, "imitation_samples": 0, "imitation_epochs": 0, "obs_squash": "none",
+                   "policy_head": "flat"}
 RUN_FILES = ("checkpoint.zip", "checkpoint_state.pt", "args.json", "learning.csv", "learning_curve.png",
              "imitation.json", "best.zip", "best.json")
 
@@ -345,11 +346,12 @@ def _new_model(args, env, out):
 
     random.seed(args.seed)
     np.random.seed(args.seed)
-    return MaskablePPO("MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
+    entities = ACTION_ENTITIES[args.env_id] if args.policy_head == "pointer" else ()
+    policy, kwargs = policy_spec(args.net_arch, args.shared_layers, args.obs_squash == "symlog",
+                                 envs.game_of(args.env_id).layout, entities)
+    return MaskablePPO(policy, env, n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
                        learning_rate=args.learning_rate, gamma=args.gamma, gae_lambda=args.gae_lambda,
-                       ent_coef=args.ent_coef,
-                       policy_kwargs=policy_kwargs(args.net_arch, args.shared_layers, args.obs_squash == "symlog"),
-                       seed=args.seed,
+                       ent_coef=args.ent_coef, policy_kwargs=kwargs, seed=args.seed,
                        tensorboard_log=str(out / "tb"), device="cpu", verbose=0)
 
 
@@ -488,6 +490,9 @@ def build_parser():
                            help=f"MaskablePPO's {knob} (default: the preset's)")
     knobs.add_argument("--obs-squash", choices=("symlog", "none"), default=None,
                        help="symlog: squash every observation entry by sign(x) log(1 + |x|) before the network")
+    knobs.add_argument("--policy-head", choices=("flat", "pointer"), default=None,
+                       help="pointer: one shared scorer for actions that pick a square, space or card "
+                            f"(training/networks.py; games: {', '.join(ACTION_ENTITIES)})")
     knobs.add_argument("--imitation-samples", type=int, default=None, metavar="N",
                        help="first clone N learner decisions of the heuristic (training/imitation.py; 0: start "
                             "from random weights)")
@@ -571,6 +576,9 @@ def _apply_preset(parser, args):
             setattr(args, knob, preset[knob])
     if not 0 <= args.shared_layers <= len(args.net_arch):
         parser.error(f"--shared-layers {args.shared_layers}: from 0 to the {len(args.net_arch)} layers of --net-arch")
+    if args.policy_head == "pointer" and args.env_id not in ACTION_ENTITIES:
+        parser.error(f"--policy-head pointer: {args.env_id} declares no action entities "
+                     f"(training/presets.py ACTION_ENTITIES: {', '.join(ACTION_ENTITIES)})")
     args.pool_weights = tuple(args.pool_weights)
     args.env_config = dict(preset["env_config"])
     if args.imitation_samples and not args.resume and not has_heuristic(args.env_id):

@@ -52,6 +52,16 @@ class Layout:
     def shape(self, name):
         return self._blocks[name][1]
 
+    def rows(self, name, axis=0):
+        """Flat offsets of block ``name`` as one row per index of its axis ``axis``: an int64
+        ``(shape[axis], size // shape[axis])`` array (e.g. each square's features, for a policy
+        that scores every square with one shared function)."""
+        offset, shape, size = self._blocks[name][:3]
+        if not -len(shape) <= axis < len(shape):
+            raise ValueError(f"block {name!r} of shape {shape} has no axis {axis}")
+        flat = np.arange(offset, offset + size, dtype=np.int64).reshape(shape)
+        return np.moveaxis(flat, axis, 0).reshape(shape[axis], -1)
+
     def locate(self, index):
         """``(block name, index within the block)`` of entry ``index`` of the flat vector."""
         for name, (offset, shape, size, _, _, _) in self._blocks.items():

@@ -87,3 +87,105 @@ def test_the_preset_squashes_and_a_trunk_saved_without_the_option_does_not(tmp_p
     # checkpoints from before the option rebuild their trunk from kwargs without it: raw inputs
     space = model.observation_space
     assert not SharedTrunk(space, widths=[4]).squash
+
+
+# ---- the pointer head ---------------------------------------------------------------------
+
+
+def test_layout_rows_split_a_block_along_the_axis_asked():
+    from envs.core.layout import Layout
+
+    layout = Layout(("flag", 1), ("grid", (2, 3)), ("row", 3))
+    np.testing.assert_array_equal(layout.rows("grid"), [[1, 2, 3], [4, 5, 6]])
+    np.testing.assert_array_equal(layout.rows("grid", 1), [[1, 4], [2, 5], [3, 6]])
+    np.testing.assert_array_equal(layout.rows("row"), [[7], [8], [9]])
+    with pytest.raises(ValueError, match="no axis 2"):
+        layout.rows("grid", 2)
+
+
+def test_entity_rows_put_each_things_views_side_by_side_and_refuse_mismatched_counts():
+    from envs.core.layout import Layout
+    from training.networks import entity_rows
+
+    layout = Layout(("grid", (2, 3)), ("row", 3))
+    np.testing.assert_array_equal(entity_rows(layout, [("grid", 1), "row"]), [[0, 3, 6], [1, 4, 7], [2, 5, 8]])
+    with pytest.raises(ValueError, match="different numbers of rows"):
+        entity_rows(layout, ["grid", "row"])
+
+
+def toy_entity_policy(groups, num_actions=6, obs_size=5):
+    import gymnasium as gym
+    from stable_baselines3.common.utils import ConstantSchedule
+
+    from training.networks import EntityPolicy, EntityTrunk
+
+    kwargs = {"features_extractor_class": EntityTrunk, "share_features_extractor": True,
+              "features_extractor_kwargs": {"widths": [8], "groups": groups}, "net_arch": {"pi": [8], "vf": [8]}}
+    return EntityPolicy(gym.spaces.Box(-1, 1, (obs_size,), np.float32), gym.spaces.Discrete(num_actions),
+                        ConstantSchedule(1e-3), **kwargs)
+
+
+def test_the_pointer_head_scores_each_groups_actions_from_their_own_rows():
+    # actions 2..4 are three things; thing i is described by observation entries rows[i]
+    rows = [[0, 1], [2, 3], [2, 4]]
+    policy = toy_entity_policy([(2, rows)])
+    head = policy.action_net
+    with torch.no_grad():
+        head.base.weight.zero_()
+        head.base.bias.copy_(torch.arange(6.0))
+        head.offset[0].zero_()
+        obs = torch.tensor([[0.1, 0.2, 0.3, 0.4, 0.5]])
+        latent = policy.mlp_extractor.forward_actor(policy.extract_features(obs, policy.features_extractor))
+        logits = head(latent)
+        context = head.context[0](latent[:, :8])
+        expected = [float(head.score[0](torch.tanh(head.entity[0](obs[0, r]) + context[0]))) for r in rows]
+    np.testing.assert_allclose(logits[0, [0, 1, 5]].numpy(), [0.0, 1.0, 5.0], atol=1e-6)  # flat head only
+    np.testing.assert_allclose(logits[0, 2:5].numpy(), np.arange(2.0, 5.0) + np.array(expected), atol=1e-6)
+    # things 1 and 2 share entry 2 and differ in the second; equal second entries, equal scores
+    obs2 = obs.clone()
+    obs2[0, 4] = obs2[0, 3]
+    with torch.no_grad():
+        latent2 = policy.mlp_extractor.forward_actor(policy.extract_features(obs2, policy.features_extractor))
+        scores = head(latent2)[0, 2:5] - torch.arange(2.0, 5.0)
+    assert abs(float(scores[1] - scores[2])) < 1e-6 and abs(float(scores[0] - scores[1])) > 1e-9
+
+
+def test_the_value_head_reads_the_trunk_only():
+    policy = toy_entity_policy([(0, [[0], [1]])])
+    obs = torch.zeros(1, 5)
+    features = policy.extract_features(obs, policy.features_extractor)
+    assert features.shape[1] == 8 + 2 and policy.mlp_extractor.forward_critic(features).shape == (1, 8)
+
+
+@pytest.mark.parametrize("groups", [[(5, [[0], [1]])], [(2, [[0], [1]]), (1, [[2]])], [(0, [[7]])], [(0, [])]])
+def test_entity_groups_out_of_range_overlapping_or_empty_are_refused(groups):
+    with pytest.raises(ValueError):
+        toy_entity_policy(groups)
+
+
+def test_a_pointer_model_trains_saves_and_loads_with_the_same_distribution(tmp_path):
+    from sb3_contrib import MaskablePPO
+
+    from training.networks import EntityPolicy
+
+    args = selfplay.parse_args(["volles_fass_voraus_v0", "--out", str(tmp_path / "run"), "--net-arch", "16,16",
+                                "--n-steps", "8", "--batch-size", "16", "--policy-head", "pointer"])
+    batch, env = selfplay.make_batched_env("volles_fass_voraus_v0", 2, 0, args.config, (1.0, 0.0, 0.0))
+    model = selfplay._new_model(args, env, tmp_path)
+    assert isinstance(model.policy, EntityPolicy)
+    model.learn(32)
+    model.save(tmp_path / "m.zip")
+    loaded = MaskablePPO.load(tmp_path / "m.zip", device="cpu")
+    obs, masks = env.reset(), env.action_masks()
+    with torch.no_grad():
+        ours = model.policy.get_distribution(torch.as_tensor(obs), action_masks=masks).distribution.probs
+        theirs = loaded.policy.get_distribution(torch.as_tensor(obs), action_masks=masks).distribution.probs
+        snapshot = SnapshotPolicy(model.policy).logits(torch.as_tensor(obs)).masked_fill(~torch.as_tensor(masks), -torch.inf)
+    torch.testing.assert_close(ours, theirs)
+    torch.testing.assert_close(torch.softmax(snapshot, 1), ours)
+
+
+def test_a_pointer_head_for_a_game_without_action_entities_is_a_usage_error(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        selfplay.parse_args([ENV_ID, "--out", str(tmp_path / "run"), "--policy-head", "pointer"])
+    assert "declares no action entities" in capsys.readouterr().err
