@@ -189,3 +189,24 @@ def test_a_pointer_head_for_a_game_without_action_entities_is_a_usage_error(tmp_
     with pytest.raises(SystemExit):
         selfplay.parse_args([ENV_ID, "--out", str(tmp_path / "run"), "--policy-head", "pointer"])
     assert "declares no action entities" in capsys.readouterr().err
+
+
+def test_each_declared_entity_group_covers_exactly_one_run_of_like_actions():
+    """The rows of a group must be as many as the actions that pick those things, and those
+    actions (by their names) one run: all named alike, their neighbours not."""
+    import os
+
+    import envs
+    from training.networks import entity_rows
+    from training.presets import ACTION_ENTITIES
+
+    for env_id, groups in ACTION_ENTITIES.items():
+        game = envs.game_of(env_id)
+        config = game.validate({})
+        for first, views in groups:
+            count = len(entity_rows(game.layout, views))
+            names = [game.action_name(a, config) for a in range(first, first + count)]
+            prefix = os.path.commonprefix(names)
+            assert len(prefix) >= 5, (env_id, names)
+            outside = [a for a in (first - 1, first + count) if 0 <= a < game.num_actions]
+            assert not any(game.action_name(a, config).startswith(prefix) for a in outside), (env_id, prefix)
