@@ -118,6 +118,9 @@ class PointerHead(nn.Module):
         ends = [0] + [first + count for first, count, _ in self.groups]
         if any(first < end for (first, _, _), end in zip(self.groups, ends)) or ends[-1] > num_actions:
             raise ValueError(f"entity groups must be disjoint, in action order and within the {num_actions} actions")
+        # the action each score is added to, group after group
+        actions = torch.cat([torch.arange(first, first + count) for first, count, _ in self.groups])
+        self.register_buffer("actions", actions, persistent=False)
         self.base = nn.Linear(latent_dim, num_actions)
         self.entity = nn.ModuleList(nn.Linear(k, hidden) for _, _, k in self.groups)
         self.context = nn.ModuleList(nn.Linear(latent_dim, hidden) for _ in self.groups)
@@ -129,16 +132,13 @@ class PointerHead(nn.Module):
 
     def forward(self, latent_and_rows: torch.Tensor) -> torch.Tensor:
         latent, rows = latent_and_rows[:, : self.latent_dim], latent_and_rows[:, self.latent_dim :]
-        pieces, start, done = [], 0, 0
-        logits = self.base(latent)
-        for g, (first, count, k) in enumerate(self.groups):
+        scores, done = [], 0
+        for g, (_, count, k) in enumerate(self.groups):
             table = rows[:, done : done + count * k].reshape(-1, count, k)
             done += count * k
             hidden = torch.tanh(self.entity[g](table) + self.context[g](latent)[:, None, :] + self.offset[g])
-            pieces += [torch.zeros_like(logits[:, start:first]), self.score[g](hidden).squeeze(-1)]
-            start = first + count
-        pieces.append(torch.zeros_like(logits[:, start:]))
-        return logits + torch.cat(pieces, dim=1)
+            scores.append(self.score[g](hidden).squeeze(-1))
+        return self.base(latent).index_add(1, self.actions, torch.cat(scores, dim=1))
 
 
 class EntityPolicy(MaskableActorCriticPolicy):
@@ -177,22 +177,23 @@ def policy_spec(net_arch: Sequence[int], shared_layers: int, squash: bool = Fals
     hidden ``net_arch`` whose first ``shared_layers`` are shared, the observation squashed by
     :func:`symlog` when ``squash``, and a pointer head over the ``entities`` (``(first_action,
     views)`` pairs read through ``layout``; none: the flat head)."""
-    kwargs = policy_kwargs(net_arch, shared_layers, squash)
     if not entities:
-        return "MlpPolicy", kwargs
-    shared, heads = list(net_arch[:shared_layers]), list(net_arch[shared_layers:])
+        return "MlpPolicy", policy_kwargs(net_arch, shared_layers, squash)
     groups = [(int(first), entity_rows(layout, views).tolist()) for first, views in entities]
-    return EntityPolicy, {"features_extractor_class": EntityTrunk,
-                          "features_extractor_kwargs": {"widths": shared, "squash": bool(squash), "groups": groups},
-                          "share_features_extractor": True, "net_arch": {"pi": heads, "vf": heads}}
+    return EntityPolicy, _trunk_kwargs(EntityTrunk, net_arch, shared_layers, {"squash": bool(squash), "groups": groups})
 
 
 def policy_kwargs(net_arch: Sequence[int], shared_layers: int, squash: bool = False) -> dict[str, Any]:
     """MaskablePPO's ``policy_kwargs`` for hidden ``net_arch`` whose first ``shared_layers`` are
     shared, the observation squashed by :func:`symlog` when ``squash``."""
-    shared, heads = list(net_arch[:shared_layers]), list(net_arch[shared_layers:])
-    if not shared and not squash:
+    if not shared_layers and not squash:
         return {"net_arch": list(net_arch)}
-    trunk = {"widths": shared} | ({"squash": True} if squash else {})
-    return {"features_extractor_class": SharedTrunk, "features_extractor_kwargs": trunk,
+    return _trunk_kwargs(SharedTrunk, net_arch, shared_layers, {"squash": True} if squash else {})
+
+
+def _trunk_kwargs(trunk: type, net_arch: Sequence[int], shared_layers: int, options: dict[str, Any]) -> dict[str, Any]:
+    """``policy_kwargs`` whose features extractor ``trunk`` (with ``options``) holds the first
+    ``shared_layers`` widths of ``net_arch``, shared by both heads, and each head the rest."""
+    shared, heads = list(net_arch[:shared_layers]), list(net_arch[shared_layers:])
+    return {"features_extractor_class": trunk, "features_extractor_kwargs": {"widths": shared, **options},
             "share_features_extractor": True, "net_arch": {"pi": heads, "vf": heads}}
