@@ -46,18 +46,19 @@ Why these values (the reasoning; what they reach is measured in benchmarks/resul
 """
 
 from envs.secret_hitler.engine import NOMINATE, TARGET
-from envs.teufel_teufel.data import NUM_SQUARES
 from envs.volles_fass_voraus.engine import A_SAILOR, A_SPACE
 
-#: Actions that pick one of a row of like things, for the pointer head (``policy_head="pointer"``,
-#: training/networks.py): ``(first action, observation views)`` per group; each view is split into
-#: one row per thing along its first axis, or along the axis given as ``(view, axis)``.
-#: What the observation says about each player (rows by absolute seat), for the actions naming one.
+#: What Secret Hitler's observation says about each player (rows by absolute seat), for the actions
+#: naming one.
 SECRET_HITLER_PLAYER = ("seat", "in_game", "known_roles", "investigation", "alive", "not_hitler", "investigated",
                         "president", "nominee", "chancellor", "next_president", "term_limited", "to_act",
                         ("hist_president", 1), ("hist_nominee", 1), ("hist_ja", 1), ("hist_nein", 1),
                         ("hist_target", 1), "sessions", "enacted_by", "ja_for", "claim_conflicts", "false_claims")
 
+#: Actions that pick one of a row of like things, for the pointer head (``policy_head="pointer"``,
+#: training/networks.py): ``(first action, observation views)`` per group; each view is split into
+#: one row per thing along its first axis, or along the axis given as ``(view, axis)``. (Their
+#: counts against the actions: tests/training/test_networks.py.)
 ACTION_ENTITIES = {
     # nominate a chancellor / investigate, choose, execute a player: that player's public record and
     # what this seat knows of them
@@ -71,7 +72,6 @@ ACTION_ENTITIES = {
                               (A_SAILOR, (("sailors", 1), "sailors_boxed", "sailor_uses", "chaos_take",
                                           "chaos_given"))],
 }
-assert NUM_SQUARES == 49  # Teufel's square actions are 0..48
 
 #: The opponent pool's odds of a random player, the heuristic agent and a frozen snapshot of the
 #: learner in each opponent seat (snapshots count once there are some).
