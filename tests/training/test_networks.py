@@ -154,7 +154,14 @@ def test_the_value_head_reads_the_trunk_only():
     policy = toy_entity_policy([(0, [[0], [1]])])
     obs = torch.zeros(1, 5)
     features = policy.extract_features(obs, policy.features_extractor)
-    assert features.shape[1] == 8 + 2 and policy.mlp_extractor.forward_critic(features).shape == (1, 8)
+    assert features.shape[1] == 8 + 2
+    other_rows = features.clone()
+    other_rows[:, 8:] += 1.0  # the passed-through entity rows change, the trunk part does not
+    with torch.no_grad():
+        torch.testing.assert_close(policy.mlp_extractor.forward_critic(other_rows),
+                                   policy.mlp_extractor.forward_critic(features))
+        assert not torch.equal(policy.mlp_extractor.forward_actor(other_rows),
+                               policy.mlp_extractor.forward_actor(features))
 
 
 @pytest.mark.parametrize("groups", [[(5, [[0], [1]])], [(2, [[0], [1]]), (1, [[2]])], [(0, [[7]])], [(0, [])]])
