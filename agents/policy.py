@@ -7,15 +7,16 @@ import numpy as np
 from .base import Agent
 
 
-def load_model(path):
-    """Load a MaskablePPO checkpoint; a clear error if the file is missing or not a checkpoint."""
+def load_model(path, algorithm=None):
+    """Load a MaskablePPO checkpoint (as ``algorithm``, a MaskablePPO subclass, if given); a clear
+    error if the file is missing or not a checkpoint."""
     from sb3_contrib import MaskablePPO
 
     path = pathlib.Path(path)
     if not path.is_file():
         raise ValueError(f"no checkpoint at {path}")
     try:
-        return MaskablePPO.load(path, device="cpu")
+        return (algorithm or MaskablePPO).load(path, device="cpu")
     except Exception as error:  # zip, pickle and torch errors all mean the same to the user
         raise ValueError(f"{path} is not a readable MaskablePPO checkpoint: {error}") from error
 

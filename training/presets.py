@@ -92,6 +92,7 @@ COMMON = {
     "imitation_samples": 0,  # games without a heuristic start from random weights
     "imitation_epochs": 0,
     "policy_head": "flat",   # "pointer": score ACTION_ENTITIES' actions with one shared function (networks.py)
+    "anchor_coef": 0.0,      # > 0: a KL term holding PPO near the cloned policy (training/anchor.py)
     "env_config": {},
 }
 
@@ -121,7 +122,7 @@ PRESETS = {
 
 #: Knobs a preset sets and the command line may override.
 KNOBS = ("net_arch", "shared_layers", "n_steps", "batch_size", "n_epochs", "learning_rate", "gamma", "gae_lambda",
-         "ent_coef", "pool_weights", "obs_squash", "imitation_samples", "imitation_epochs", "policy_head")
+         "ent_coef", "pool_weights", "obs_squash", "imitation_samples", "imitation_epochs", "policy_head", "anchor_coef")
 
 
 def preset_for(env_id):

@@ -66,9 +66,9 @@ if TYPE_CHECKING:
 BACKENDS = ("vector", "aec")
 # knobs that runs saved before them did not record, as those runs had them
 LEGACY_DEFAULTS = {"shared_layers": 0, "imitation_samples": 0, "imitation_epochs": 0, "obs_squash": "none",
-                   "policy_head": "flat"}
+                   "policy_head": "flat", "anchor_coef": 0.0}
 RUN_FILES = ("checkpoint.zip", "checkpoint_state.pt", "args.json", "learning.csv", "learning_curve.png",
-             "imitation.json", "best.zip", "best.json")
+             "imitation.json", "best.zip", "best.json", "anchor.zip")
 
 
 # ---- the opponent pool of the aec backend ----------------------------------------------------
@@ -196,12 +196,17 @@ def save_checkpoint(model, out, history):
 
 
 def load_checkpoint(out, env):
-    """The model and training state saved in ``out``; restores the random generators."""
+    """The model and training state saved in ``out``, with its anchor if it has one; restores the
+    random generators."""
     import torch
 
+    from training.anchor import AnchoredMaskablePPO
+
     out = pathlib.Path(out)
-    model = load_model(out / "checkpoint.zip")
+    model = load_model(out / "checkpoint.zip", AnchoredMaskablePPO)
     model.set_env(env)
+    if model.anchor_coef:
+        set_anchor(model, load_model(out / "anchor.zip").policy)
     try:
         state = torch.load(out / "checkpoint_state.pt", weights_only=False)
     except Exception as error:
@@ -341,18 +346,25 @@ def make_callback(args, out, history, batch, deadline):
     return SelfPlayCallback()
 
 
+def set_anchor(model, policy):
+    """Anchor ``model``'s training to a frozen copy of ``policy`` (training/anchor.py)."""
+    from training.vector_env import SnapshotPolicy
+
+    model.set_anchor(SnapshotPolicy(policy))
+
+
 def _new_model(args, env, out):
-    from sb3_contrib import MaskablePPO
+    from training.anchor import AnchoredMaskablePPO
 
     random.seed(args.seed)
     np.random.seed(args.seed)
     entities = ACTION_ENTITIES[args.env_id] if args.policy_head == "pointer" else ()
     policy, kwargs = policy_spec(args.net_arch, args.shared_layers, args.obs_squash == "symlog",
                                  envs.game_of(args.env_id).layout, entities)
-    return MaskablePPO(policy, env, n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
-                       learning_rate=args.learning_rate, gamma=args.gamma, gae_lambda=args.gae_lambda,
-                       ent_coef=args.ent_coef, policy_kwargs=kwargs, seed=args.seed,
-                       tensorboard_log=str(out / "tb"), device="cpu", verbose=0)
+    return AnchoredMaskablePPO(policy, env, n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
+                               learning_rate=args.learning_rate, gamma=args.gamma, gae_lambda=args.gae_lambda,
+                               ent_coef=args.ent_coef, anchor_coef=args.anchor_coef, policy_kwargs=kwargs,
+                               seed=args.seed, tensorboard_log=str(out / "tb"), device="cpu", verbose=0)
 
 
 def train(args: argparse.Namespace) -> tuple[MaskablePPO, list[dict[str, float]]]:
@@ -397,6 +409,9 @@ def imitate(model, args, out, history):
                         _available_weights(args.env_id, args.pool_weights), progress=True)
     report["minutes"] = round((time.perf_counter() - started) / 60, 2)
     (out / "imitation.json").write_text(json.dumps(report, indent=2))
+    if args.anchor_coef:
+        model.save(out / "anchor.zip")  # the clone, for a resumed run's anchor
+        set_anchor(model, model.policy)
     print(f"cloned the heuristic: {report['samples']} decisions in {len(report['rounds'])} rounds, agreement "
           f"{report['agreement']:.2f}, {report['minutes']} min")
     record_evaluation(model, args, out, history)
@@ -498,6 +513,8 @@ def build_parser():
                             "from random weights)")
     knobs.add_argument("--imitation-epochs", type=int, default=None, metavar="E",
                        help="passes of behaviour cloning over those decisions")
+    knobs.add_argument("--anchor-coef", type=float, default=None, metavar="C",
+                       help="weight of a KL term holding PPO near the cloned policy (training/anchor.py; 0: none)")
     return parser
 
 
@@ -585,6 +602,10 @@ def _apply_preset(parser, args):
         parser.error(f"--imitation-samples: {args.env_id} has no heuristic agent to imitate")
     if args.imitation_samples and not args.imitation_epochs:
         parser.error("--imitation-samples needs --imitation-epochs of at least 1")
+    if not args.anchor_coef >= 0:
+        parser.error(f"--anchor-coef {args.anchor_coef}: a weight >= 0")
+    if args.anchor_coef and not args.imitation_samples and not args.resume:
+        parser.error("--anchor-coef holds PPO near the cloned heuristic: it needs --imitation-samples")
 
 
 def _check_fresh_out(parser, args):
