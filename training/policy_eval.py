@@ -14,7 +14,9 @@ return positive and the highest. Results carry the fair share (what a seat wins 
 plays alike: ``Game.fair_share``) and, for games with roles, a win rate per role.
 """
 
+import json
 import math
+import pathlib
 
 import numpy as np
 
@@ -143,6 +145,18 @@ def format_strength(env_id, results):
     return "\n".join(lines)
 
 
+def trained_players(model_path, env_id):
+    """The player count of the run ``model_path`` comes from (its folder's ``args.json``, written
+    by training.selfplay), if it is a run of ``env_id`` that names one. A policy reads the same
+    observation at every player count of some games (Secret Hitler's is sized for 10 seats), so
+    measuring it at the env's default count instead would raise no error and measure another game."""
+    try:
+        saved = json.loads((pathlib.Path(model_path).parent / "args.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return saved.get("players") if isinstance(saved, dict) and saved.get("env_id") == env_id else None
+
+
 def main(argv=None):
     """``python -m training.policy_eval <env_id> <model.zip>``: a saved policy's batched win rates
     against random and heuristic opponents (the numbers training.selfplay's evaluations and
@@ -156,7 +170,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("env_id", help=f"one of {', '.join(envs.ENV_IDS)}")
     parser.add_argument("model", help="a MaskablePPO checkpoint (.zip), e.g. runs/<run>/best.zip")
-    parser.add_argument("--players", type=int, help="player count (default: the env's)")
+    parser.add_argument("--players", type=int,
+                        help="player count (default: the run's, from args.json beside the model, else the env's)")
     parser.add_argument("--games", type=int, default=400, help="games per opponent kind (default 400)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     parser.add_argument("--deterministic", action="store_true", help="argmax instead of sampling the policy")
@@ -169,7 +184,8 @@ def main(argv=None):
         envs.game_of(args.env_id)
     except ValueError as error:
         parser.error(str(error))
-    config = {"num_players": args.players} if args.players else None
+    players = args.players or trained_players(args.model, args.env_id) or envs.game_of(args.env_id).default_players
+    config = {"num_players": players}
     try:
         model = load_model(args.model)
         check_fits(model, args.env_id)
@@ -181,6 +197,7 @@ def main(argv=None):
         results = {**results, **{f"heuristic {name.replace('_', ' ')}": policy_strength("heuristic", args.env_id, name[3:], args.games,
                                                                       args.seed, config, progress=True)
                                  for name in list(results) if name.startswith("vs_")}}
+    print(f"{args.env_id}, {players} players")
     print(format_strength(args.env_id, results))
 
 

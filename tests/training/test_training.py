@@ -210,7 +210,8 @@ def test_policy_eval_measures_a_saved_policy_and_refuses_a_checkpoint_of_another
     best = str(tmp_path / "run" / "best.zip")
     policy_eval.main(["race_v0", best, "--games", "8", "--baseline"])
     table = capsys.readouterr().out.splitlines()
-    assert table[0].startswith("opponents") and table[1].split()[:2] == ["vs_random", "8"]
+    assert table[0] == "race_v0, 2 players"
+    assert table[1].startswith("opponents") and table[2].split()[:2] == ["vs_random", "8"]
     policy_eval.main(["race_v0", best, "--games", "8", "--baseline"])
     assert capsys.readouterr().out.splitlines() == table, "the same seed plays the same games"
     with pytest.raises(SystemExit):
@@ -219,3 +220,16 @@ def test_policy_eval_measures_a_saved_policy_and_refuses_a_checkpoint_of_another
     with pytest.raises(SystemExit):
         policy_eval.main(["volle_socke_v0", best, "--games", "8"])
     assert "another game or player count" in capsys.readouterr().err
+
+
+def test_policy_eval_plays_at_the_player_count_the_run_trained_with(tmp_path, capsys):
+    from training import policy_eval
+
+    selfplay.train(_args(tmp_path, "--players", "3"))
+    best = str(tmp_path / "run" / "best.zip")
+    assert policy_eval.trained_players(best, "race_v0") == 3
+    assert policy_eval.trained_players(best, "tally_v0") is None  # another game's run says nothing
+    policy_eval.main(["race_v0", best, "--games", "4"])
+    assert capsys.readouterr().out.startswith("race_v0, 3 players\n")
+    policy_eval.main(["race_v0", best, "--games", "4", "--players", "2"])
+    assert capsys.readouterr().out.startswith("race_v0, 2 players\n")
