@@ -21,10 +21,12 @@ and the squash took the cloned Volle Socke policy's agreement with its teacher f
 Why these values (the reasoning; what they reach is measured in benchmarks/results/learning.md):
 
 - ``secret_hitler_v0``: short games (~25 learner decisions) with a delayed, team-wide outcome:
-  gamma 0.99 is plenty for 25 decisions. Its players are declared for the pointer head (nominate,
-  investigate / choose / execute), but a 25-minute run with it was at par like the flat head
-  (0.481 of 1,200 games against heuristic agents, where the heuristic wins 0.501), so it keeps
-  the flat one. (From random weights it trained with more entropy,
+  gamma 0.99 is plenty for 25 decisions. Nominating, investigating, choosing and executing pick a
+  player, scored from each player's rows by the pointer head: 25 minutes with it won 0.560 of 400
+  and 0.580 of 1,200 further 5-player games against heuristic agents, where a heuristic agent wins
+  0.500 and 0.491 (the flat head: 0.500 and 0.542). Holding PPO near its clone
+  (``anchor_coef`` 0.2 and 1.0, training/anchor.py) measured no better than the clone itself
+  after 0.58 M steps (0.48), so ``anchor_coef`` stays 0. (From random weights it trained with more entropy,
   0.02, to keep a hidden-role policy from settling early on one way to vote; a warm start
   begins from the heuristic's ways instead.)
 - ``teufel_teufel_v0``: long games (hundreds of decisions a seat), so a win at the end is far from
@@ -115,7 +117,7 @@ WARM_START = {"imitation_samples": 200_000, "imitation_epochs": 6, "learning_rat
 VERSUS_HEURISTIC = {"pool_weights": (0.0, 0.8, 0.2)}
 
 PRESETS = {
-    "secret_hitler_v0": {**COMMON, "gamma": 0.99, **WARM_START, **VERSUS_HEURISTIC},
+    "secret_hitler_v0": {**COMMON, "gamma": 0.99, **WARM_START, **VERSUS_HEURISTIC, "policy_head": "pointer"},
     "teufel_teufel_v0": {**COMMON, "gamma": 0.999, "env_config": {"letter_reward": 0.1}, **WARM_START,
                          "policy_head": "pointer"},
     "volle_socke_v0": {**COMMON, "gamma": 0.997, "env_config": {"round_rewards": True}, **WARM_START,
