@@ -26,9 +26,9 @@ Why these values (the reasoning; what they reach is measured in benchmarks/resul
   and 0.580 of 1,200 further 5-player games against heuristic agents, where a heuristic agent wins
   0.500 and 0.491 (the flat head: 0.500 and 0.542). Holding PPO near its clone
   (``anchor_coef`` 0.2 and 1.0, training/anchor.py) measured no better than the clone itself
-  after 0.58 M steps (0.48), so ``anchor_coef`` stays 0. (From random weights it trained with more entropy,
-  0.02, to keep a hidden-role policy from settling early on one way to vote; a warm start
-  begins from the heuristic's ways instead.)
+  after 0.58 M steps (0.48), so ``anchor_coef`` stays 0. (From random weights it trained with
+  more entropy, 0.02, to keep a hidden-role policy from settling early on one way to vote; a warm
+  start begins from the heuristic's ways instead.)
 - ``teufel_teufel_v0``: long games (hundreds of decisions a seat), so a win at the end is far from
   most choices: gamma close to 1 and the env's ``letter_reward`` shaping (a reward for each
   letter gained, taken back when one is lost) to give the policy a signal long before the end.
@@ -128,7 +128,8 @@ PRESETS = {
 
 #: Knobs a preset sets and the command line may override.
 KNOBS = ("net_arch", "shared_layers", "n_steps", "batch_size", "n_epochs", "learning_rate", "gamma", "gae_lambda",
-         "ent_coef", "pool_weights", "obs_squash", "imitation_samples", "imitation_epochs", "policy_head", "anchor_coef")
+         "ent_coef", "pool_weights", "obs_squash", "imitation_samples", "imitation_epochs", "policy_head",
+         "anchor_coef")
 
 
 def preset_for(env_id):
