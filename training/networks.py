@@ -19,7 +19,10 @@ scores every action of such a group with one shared function (a pointer head, as
 networks and AlphaStar's target selection) of that thing's own rows of the observation, the
 layout's named views (:meth:`envs.core.layout.Layout.rows`), and the policy's latent state; a
 learned per-position offset keeps what is special about each one. The other actions keep the
-flat head's logits.
+flat head's logits. Where the things are places on a board, a group can name each one's
+neighbours: the scorer then also reads the mean rows of its neighbours and of their neighbours
+(two rings; one round of message passing over the board), so a square is judged with what
+surrounds it.
 """
 
 from __future__ import annotations
@@ -58,31 +61,75 @@ class SharedTrunk(BaseFeaturesExtractor):
         return self.layers(symlog(observations) if self.squash else observations)
 
 
+#: How many rings of neighbours a group that names its neighbours reads (see the module docstring).
+NEIGHBOUR_RINGS = 2
+
+
 class EntityTrunk(SharedTrunk):
     """:class:`SharedTrunk`, followed by the (squashed) observation rows of every action group,
     passed through for :class:`PointerHead`: ``[trunk | group 0 rows | group 1 rows | ...]``.
 
     ``groups``: ``(first_action, rows)`` pairs, ``rows`` a ``(count, k)`` table of flat observation
-    offsets: action ``first_action + i`` is scored from observation entries ``rows[i]``.
+    offsets: action ``first_action + i`` is scored from observation entries ``rows[i]``. A group
+    given as ``(first_action, rows, neighbours)`` (``neighbours[i]``: the indices of thing ``i``'s
+    neighbours) passes on each thing's rows followed by the mean rows of its neighbours, then of
+    theirs, for ``rings`` rings: ``k * (1 + rings)`` numbers a thing.
     """
 
     def __init__(self, observation_space: gym.Space, widths: Sequence[int] = (256,), squash: bool = False,
-                 groups: Sequence[tuple[int, Any]] = ()):
+                 groups: Sequence[tuple] = (), rings: int = NEIGHBOUR_RINGS):
         super().__init__(observation_space, widths, squash)
-        tables = [np.asarray(rows, np.int64) for _, rows in groups]
+        self.rings = int(rings)
+        tables = [np.asarray(group[1], np.int64) for group in groups]
         if not tables or any(t.ndim != 2 or t.size == 0 for t in tables):
             raise ValueError("EntityTrunk needs at least one group of (count, k) observation rows")
         size = get_flattened_obs_dim(observation_space)
         if any(t.min() < 0 or t.max() >= size for t in tables):
             raise ValueError(f"entity rows point outside the observation (size {size})")
         self.trunk_dim = self._features_dim
-        self.groups = [(int(first), *t.shape) for (first, _), t in zip(groups, tables)]  # (first, count, k)
         self.register_buffer("gather", torch.as_tensor(np.concatenate([t.ravel() for t in tables])), persistent=False)
-        self._features_dim = self.trunk_dim + int(self.gather.numel())
+        self.spreads = []  # per group: whether it reads its neighbours (its matrix: buffer spread_<g>)
+        for g, (group, table) in enumerate(zip(groups, tables)):
+            spread = neighbour_mean_matrix(group[2], len(table)) if len(group) > 2 else None
+            if spread is not None:
+                self.register_buffer(f"spread_{g}", spread, persistent=False)
+            self.spreads.append(spread is not None)
+        rings = [1 + self.rings * spread for spread in self.spreads]
+        self.groups = [(int(group[0]), len(t), t.shape[1] * r) for group, t, r in zip(groups, tables, rings)]
+        self._features_dim = self.trunk_dim + sum(count * k for _, count, k in self.groups)
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
         x = symlog(observations) if self.squash else observations
-        return torch.cat([self.layers(x), x[:, self.gather]], dim=1)
+        rows = x[:, self.gather]
+        if any(self.spreads):
+            rows = self._with_neighbours(rows)
+        return torch.cat([self.layers(x), rows], dim=1)
+
+    def _with_neighbours(self, rows: torch.Tensor) -> torch.Tensor:
+        """Each group's rows, those with neighbours followed by their rings' mean rows."""
+        parts, done = [], 0
+        for g, ((_, count, k), spread) in enumerate(zip(self.groups, self.spreads)):
+            own = k // (1 + self.rings) if spread else k
+            table = rows[:, done : done + count * own].reshape(-1, count, own)
+            done += count * own
+            rings = [table]
+            for _ in range(self.rings if spread else 0):
+                rings.append(torch.matmul(getattr(self, f"spread_{g}"), rings[-1]))
+            parts.append(torch.cat(rings, dim=2).flatten(1))
+        return torch.cat(parts, dim=1)
+
+
+def neighbour_mean_matrix(neighbours: Sequence[Sequence[int]], count: int) -> torch.Tensor:
+    """``M`` with ``(M @ rows)[i]`` the mean of the rows of ``neighbours[i]`` (zero if it has none)."""
+    if len(neighbours) != count:
+        raise ValueError(f"neighbours name {len(neighbours)} things' neighbours, the group has {count}")
+    matrix = torch.zeros(count, count)
+    for i, around in enumerate(neighbours):
+        if any(not 0 <= j < count or j == i for j in around) or len(set(around)) < len(around):
+            raise ValueError(f"thing {i}'s neighbours {list(around)} must be other things of the group, once each")
+        for j in around:
+            matrix[i, j] = 1 / len(around)
+    return matrix
 
 
 class EntityExtractor(nn.Module):
@@ -176,11 +223,15 @@ def policy_spec(net_arch: Sequence[int], shared_layers: int, squash: bool = Fals
     """MaskablePPO's policy (``"MlpPolicy"`` or :class:`EntityPolicy`) and its ``policy_kwargs``:
     hidden ``net_arch`` whose first ``shared_layers`` are shared, the observation squashed by
     :func:`symlog` when ``squash``, and a pointer head over the ``entities`` (``(first_action,
-    views)`` pairs read through ``layout``; none: the flat head)."""
+    views)`` pairs read through ``layout``, or ``(first_action, views, neighbours)``; none: the
+    flat head)."""
     if not entities:
         return "MlpPolicy", policy_kwargs(net_arch, shared_layers, squash)
-    groups = [(int(first), entity_rows(layout, views).tolist()) for first, views in entities]
-    return EntityPolicy, _trunk_kwargs(EntityTrunk, net_arch, shared_layers, {"squash": bool(squash), "groups": groups})
+    groups = [(int(first), entity_rows(layout, views).tolist(), *neighbours) for first, views, *neighbours in entities]
+    options = {"squash": bool(squash), "groups": groups}
+    if any(len(group) > 2 for group in groups):
+        options["rings"] = NEIGHBOUR_RINGS  # saved with the model, whatever the default becomes
+    return EntityPolicy, _trunk_kwargs(EntityTrunk, net_arch, shared_layers, options)
 
 
 def policy_kwargs(net_arch: Sequence[int], shared_layers: int, squash: bool = False) -> dict[str, Any]:

@@ -48,6 +48,7 @@ Why these values (the reasoning; what they reach is measured in benchmarks/resul
 """
 
 from envs.secret_hitler.engine import NOMINATE, TARGET
+from envs.teufel_teufel.data import NEIGHBOURS
 from envs.volles_fass_voraus.engine import A_SAILOR, A_SPACE
 
 #: What Secret Hitler's observation says about each player (rows by absolute seat), for the actions
@@ -59,15 +60,18 @@ SECRET_HITLER_PLAYER = ("seat", "in_game", "known_roles", "investigation", "aliv
 
 #: Actions that pick one of a row of like things, for the pointer head (``policy_head="pointer"``,
 #: training/networks.py): ``(first action, observation views)`` per group; each view is split into
-#: one row per thing along its first axis, or along the axis given as ``(view, axis)``. (Their
-#: counts against the actions: tests/training/test_networks.py.)
+#: one row per thing along its first axis, or along the axis given as ``(view, axis)``. A third
+#: element names each thing's neighbours (squares of a board), whose mean rows the scorer reads too.
+#: (Their counts against the actions: tests/training/test_networks.py.)
 ACTION_ENTITIES = {
     # nominate a chancellor / investigate, choose, execute a player: that player's public record and
     # what this seat knows of them
     "secret_hitler_v0": [(NOMINATE, SECRET_HITLER_PLAYER), (TARGET, SECRET_HITLER_PLAYER)],
-    # move to / place on / swap / peek at a square: what the seat knows of its card, who stands there
+    # move to / place on / swap / peek at a square: what the seat knows of its card, who stands there,
+    # and the same around it (its orthogonal neighbours, two rings)
     "teufel_teufel_v0": [(0, ("squares", "cards", "certain", ("peeked", 1), ("discs", 1), "selected",
-                              "move_from", "move_turned"))],
+                              "move_from", "move_turned"),
+                          [[int(j) for j in around if j >= 0] for around in NEIGHBOURS])],
     # a deck space (place / unload / lose its barrel): its barrel on every ship, and whether it comes off;
     # a sailor card: who holds it, whether it is boxed, used, chosen in storm chaos
     "volles_fass_voraus_v0": [(A_SPACE, (("decks", 1), ("extractable", 1))),

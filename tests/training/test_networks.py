@@ -150,6 +150,31 @@ def test_the_pointer_head_scores_each_groups_actions_from_their_own_rows():
     assert abs(float(scores[1] - scores[2])) < 1e-6 and abs(float(scores[0] - scores[1])) > 1e-9
 
 
+def test_a_group_with_neighbours_passes_each_things_rows_then_its_rings_means():
+    from training.networks import EntityTrunk, neighbour_mean_matrix
+
+    path = [[1], [0, 2], [1]]  # three things in a row: 0 - 1 - 2
+    torch.testing.assert_close(neighbour_mean_matrix(path, 3),
+                               torch.tensor([[0.0, 1.0, 0.0], [0.5, 0.0, 0.5], [0.0, 1.0, 0.0]]))
+    import gymnasium as gym
+
+    trunk = EntityTrunk(gym.spaces.Box(-9, 9, (4,), np.float32), widths=[2], groups=[(0, [[0], [1], [2]], path)],
+                        rings=2)
+    assert trunk.groups == [(0, 3, 3)] and trunk.features_dim == 2 + 9
+    rows = trunk(torch.tensor([[1.0, 2.0, 4.0, 7.0]]))[0, 2:].reshape(3, 3)
+    ring1 = [2.0, 2.5, 2.0]          # the neighbours' mean: 2; (1 + 4) / 2; 2
+    ring2 = [2.5, 2.0, 2.5]          # the mean of the neighbours' ring-1 values
+    torch.testing.assert_close(rows, torch.tensor([[1.0, 2.0, 4.0], ring1, ring2]).T)
+
+
+@pytest.mark.parametrize("neighbours", [[[1], [0]], [[1], [0], [3]], [[0], [1], [2]], [[1, 1], [0], [0]]])
+def test_neighbours_must_name_other_things_of_the_group(neighbours):
+    from training.networks import neighbour_mean_matrix
+
+    with pytest.raises(ValueError):
+        neighbour_mean_matrix(neighbours, 3)
+
+
 def test_the_value_head_reads_the_trunk_only():
     policy = toy_entity_policy([(0, [[0], [1]])])
     obs = torch.zeros(1, 5)
@@ -170,14 +195,15 @@ def test_entity_groups_out_of_range_overlapping_or_empty_are_refused(groups):
         toy_entity_policy(groups)
 
 
-def test_a_pointer_model_trains_saves_and_loads_with_the_same_distribution(tmp_path):
+@pytest.mark.parametrize("env_id", ["volles_fass_voraus_v0", "teufel_teufel_v0"])  # Teufel's squares: neighbours
+def test_a_pointer_model_trains_saves_and_loads_with_the_same_distribution(tmp_path, env_id):
     from sb3_contrib import MaskablePPO
 
     from training.networks import EntityPolicy
 
-    args = selfplay.parse_args(["volles_fass_voraus_v0", "--out", str(tmp_path / "run"), "--net-arch", "16,16",
+    args = selfplay.parse_args([env_id, "--out", str(tmp_path / "run"), "--net-arch", "16,16",
                                 "--n-steps", "8", "--batch-size", "16", "--policy-head", "pointer"])
-    batch, env = selfplay.make_batched_env("volles_fass_voraus_v0", 2, 0, args.config, (1.0, 0.0, 0.0))
+    batch, env = selfplay.make_batched_env(env_id, 2, 0, args.config, (1.0, 0.0, 0.0))
     model = selfplay._new_model(args, env, tmp_path)
     assert isinstance(model.policy, EntityPolicy)
     model.learn(32)
@@ -210,7 +236,7 @@ def test_each_declared_entity_group_covers_exactly_one_run_of_like_actions():
     for env_id, groups in ACTION_ENTITIES.items():
         game = envs.game_of(env_id)
         config = game.validate({})
-        for first, views in groups:
+        for first, views, *_ in groups:
             count = len(entity_rows(game.layout, views))
             names = [game.action_name(a, config) for a in range(first, first + count)]
             prefix = os.path.commonprefix(names)
