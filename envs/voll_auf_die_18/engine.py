@@ -389,41 +389,112 @@ CARD_CODE = np.array([_front_code(int(CARD_COLOUR[c]), int(CARD_VALUE[c])) if c 
                       for c in range(NUM_CARDS)], np.int64)
 
 
+# The counts as bit fields: a nibble a colour (bits 0-15) and a nibble a value (bits 16-39); with at
+# most 4 Arguments no nibble exceeds 4, so bit-parallel tests on whole fields replace loops over them.
+COLOUR_ONES = np.int64(0x1111)
+VALUE_ONES = np.int64(0x111111) << CODE_VALUES
+
+
+def _value_spans():
+    """Highest minus lowest value of each set of values 1-6 (bit v-1: value v), 0 for none."""
+    spans = np.zeros(64, np.int64)
+    for bits in range(1, 64):
+        members = [v for v in range(6) if bits >> v & 1]
+        spans[bits] = members[-1] - members[0]
+    return spans
+
+
+VALUE_SPAN = _value_spans()
+
+
+@njit(cache=True)
+def _occupied(field, ones):
+    """The nibbles of ``field`` that are not 0, as their lowest bits (``ones``: every nibble's lowest bit)."""
+    return (field | field >> 1 | field >> 2) & ones
+
+
+@njit(cache=True)
+def _has_count(field, ones, n):
+    """Whether some nibble of ``field`` (the nibbles ``ones`` marks) holds exactly ``n`` (1-4)."""
+    return _occupied(field ^ (n * ones), ones) != ones
+
+
+@njit(cache=True)
+def _distinct_colours(code):
+    return (_occupied(code, COLOUR_ONES) * np.int64(0x1111)) >> 12 & 15
+
+
+@njit(cache=True)
+def _distinct_values(code):
+    return ((_occupied(code, VALUE_ONES) >> CODE_VALUES) * np.int64(0x111111)) >> 20 & 15
+
+
+@njit(cache=True)
+def _value_set(code):
+    """The values present (bit v-1: value v): the value nibbles' occupied bits gathered into 6 bits."""
+    bits = _occupied(code, VALUE_ONES) >> CODE_VALUES  # bits 0, 4, ..., 20
+    bits = (bits | bits >> 3) & 0x030303
+    bits = (bits | bits >> 6) & 0x3000F
+    return (bits | bits >> 12) & 63
+
+
+@njit(cache=True)
+def _alike_status(field, ones, k):
+    """0 if all ``k`` counted Arguments share one nibble, 1 if all but one do, else 2."""
+    if _has_count(field, ones, k):
+        return 0
+    return 1 if _has_count(field, ones, k - 1) else 2
+
+
 @njit(cache=True)
 def code_status(kind, code, k):
     """:func:`rule_status` of ``k`` Arguments (2-4, not Krapotke's dice, not Maria) from the sum of
     their CARD_CODEs."""
     if kind == D.GOD:
         return 0 if k == 2 else 1
-    if kind == D.KANGAROO or kind == D.FRIEDRICH_WILHELM:  # one colour / all colours different
-        top, distinct = 0, 0
-        for c in range(D.NUM_COLOURS):
-            n = code >> (4 * c) & 15
-            top = max(top, n)
-            distinct += n > 0
-        if kind == D.KANGAROO:
-            return 0 if top == k else (1 if top == k - 1 else 2)
+    if kind == D.KANGAROO:  # one colour; talent: one outsider
+        return _alike_status(code & (COLOUR_ONES * 15), COLOUR_ONES, k)
+    if kind == D.OTTO_VON:  # one value; talent: one outsider
+        return _alike_status(code & (VALUE_ONES * 15), VALUE_ONES, k)
+    if kind == D.FRIEDRICH_WILHELM:  # all colours different; talent: one colour twice
+        distinct = _distinct_colours(code)
         return 0 if distinct == k else (1 if distinct == k - 1 else 2)
-    if kind == D.OTTO_VON or kind == D.KLEINKUENSTLER:  # one value / a straight
-        top, distinct, lo, hi = 0, 0, 99, -1
-        for v in range(1, 7):
-            n = code >> (CODE_VALUES + 4 * (v - 1)) & 15
-            if n:
-                top = max(top, n)
-                distinct += 1
-                lo = min(lo, v)
-                hi = max(hi, v)
-        if kind == D.OTTO_VON:
-            return 0 if top == k else (1 if top == k - 1 else 2)
-        if distinct != k:
+    if kind == D.KLEINKUENSTLER:  # a straight; talent: one number skipped inside it
+        if _distinct_values(code) != k:
             return 2
-        return 0 if hi - lo == k - 1 else (1 if hi - lo == k else 2)
+        span = VALUE_SPAN[_value_set(code)]
+        return 0 if span == k - 1 else (1 if span == k else 2)
     if kind == D.HERTA:  # one parity
         odd = code >> CODE_ODD & 15
         if odd == 0 or odd == k:
             return 0
         return 1 if odd == 1 or odd == k - 1 else 2
     return 2
+
+
+@njit(cache=True)
+def code_may_grow(kind, relax, code, k):
+    """Whether some 3 or 4 Arguments containing these ``k`` (summed CARD_CODEs ``code``) can argue
+    for ``kind`` (not Maria, not Krapotke). False only when none can: each rule's flaw (outsiders,
+    repeated colours, mixed parities, repeated values or a wide span) never shrinks as cards join."""
+    allowance = 1 if relax else 0
+    if kind == D.GOD:
+        return relax
+    if kind == D.KANGAROO or kind == D.OTTO_VON:
+        ones = COLOUR_ONES if kind == D.KANGAROO else VALUE_ONES
+        field = code & (ones * 15)
+        for top in range(k, k - allowance - 1, -1):  # k - (the largest count) outsiders
+            if _has_count(field, ones, top):
+                return True
+        return False
+    if kind == D.FRIEDRICH_WILHELM:
+        return k - _distinct_colours(code) <= allowance
+    if kind == D.HERTA:
+        odd = code >> CODE_ODD & 15
+        return min(odd, k - odd) <= allowance
+    if kind == D.KLEINKUENSTLER:  # distinct values spanning at most 3 (4 with the talent)
+        return _distinct_values(code) == k and VALUE_SPAN[_value_set(code)] <= 3 + allowance
+    return True
 
 
 # ==== the hot path: argument search =============================================================
@@ -976,8 +1047,9 @@ def card_options_upto(kind, relax, cards, n, allowed, banned, opt_bits, opt_valu
                 for c in range(b + 1, m if largest >= 3 else b + 1):
                     members[2] = cards[fit[c]]
                     three = two | (np.int64(1) << fit[c])
-                    count = _add_maria_option(relax, members, 3, three, opt_bits, opt_value, count, colours, values,
-                                              halves)
+                    if relax:  # three backs read only with her talent
+                        count = _add_maria_option(relax, members, 3, three, opt_bits, opt_value, count, colours,
+                                                  values, halves)
                     for d in range(c + 1, m if largest >= 4 else c + 1):
                         members[3] = cards[fit[d]]
                         count = _add_maria_option(relax, members, 4, three | (np.int64(1) << fit[d]), opt_bits,
@@ -986,7 +1058,8 @@ def card_options_upto(kind, relax, cards, n, allowed, banned, opt_bits, opt_valu
                 return -1
         return count
     # Everyone else: the rule read off the members' summed codes, the value their sum. (Scalar code in
-    # the loops: a call per set of cards with arrays as arguments costs more than the rule.)
+    # the loops: a call per set of cards with arrays as arguments costs more than the rule.) Sets that
+    # no larger set containing them can argue with are not grown (the entries are the same).
     for a in range(m):
         code_one = CARD_CODE[cards[fit[a]]]
         for b in range(a + 1, m):
@@ -996,13 +1069,17 @@ def card_options_upto(kind, relax, cards, n, allowed, banned, opt_bits, opt_valu
                 count = _append_option(opt_bits, opt_value, count, two, code_two >> CODE_SUM)
                 if count < 0:
                     return -1
-            for c in range(b + 1, m if largest >= 3 else b + 1):
+            if largest < 3 or not code_may_grow(kind, relax, code_two, 2):
+                continue
+            for c in range(b + 1, m):
                 three = two | (np.int64(1) << fit[c])
                 code_three = code_two + CARD_CODE[cards[fit[c]]]
                 if _code_fits(kind, relax, code_three, 3):
                     count = _append_option(opt_bits, opt_value, count, three, code_three >> CODE_SUM)
                     if count < 0:
                         return -1
+                if not code_may_grow(kind, relax, code_three, 3):
+                    continue
                 for d in range(c + 1, m if largest >= 4 else c + 1):
                     code_four = code_three + CARD_CODE[cards[fit[d]]]
                     if _code_fits(kind, relax, code_four, 4):
@@ -1084,7 +1161,13 @@ def teams_fit(iqs, everyone, min_members, seats, opt_start, opt_bits, opt_value,
                 left = need[level] - opt_value[o]
                 if left < 0:
                     break  # sorted by value: the rest overshoot too
-                if (opt_bits[o] & used[level]) == 0 and (after >> left & 1):
+                if not (after >> left & 1):  # the later seats cannot add the rest: skip to a value they can
+                    value = _next_completed_value(after, need[level], opt_value[o])
+                    if value < 0:
+                        break
+                    candidate = _first_at_least(opt_value, o + 1, opt_start[level + 1], value) - opt_start[level]
+                    continue
+                if (opt_bits[o] & used[level]) == 0:
                     chosen = candidate
             if chosen == -2:
                 candidate += 1
@@ -1115,6 +1198,28 @@ def teams_fit(iqs, everyone, min_members, seats, opt_start, opt_bits, opt_value,
 
 
 @njit(cache=True)
+def _next_completed_value(after, need, value):
+    """The smallest value above ``value`` (up to ``need``) whose rest ``need - value`` the sums
+    ``after`` contain, or -1."""
+    for v in range(value + 1, need + 1):
+        if after >> (need - v) & 1:
+            return v
+    return -1
+
+
+@njit(cache=True)
+def _first_at_least(values, lo, hi, value):
+    """The first index in lo..hi-1 of the ascending ``values`` holding at least ``value`` (hi: none)."""
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if values[mid] < value:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit(cache=True)
 def _shift_all(bits, values):
     """{b + v : b in bits, v in values} below MAX_VALUE (values: bitmask)."""
     out = np.int64(0)
@@ -1133,10 +1238,22 @@ def nazis_fit(state, nazis, count, cards, n):
     A quick search over pairs of Arguments (and dice) comes first: the pairs are few, and teams of
     them usually reach an IQ; a team it finds is a team of the full search (which is then skipped:
     its answer would be 1, or -1, which callers read alike); else the full search decides."""
+    if quick_fit(state, nazis, count, cards, n):
+        return 1
+    return full_fit(state, nazis, count, cards, n)
+
+
+@njit(cache=True)
+def quick_fit(state, nazis, count, cards, n):
+    """:func:`nazis_fit`'s quick search over pairs: True when it finds teams (then nazis_fit is 1)."""
     opt_bits = np.empty(QUICK_OPTIONS, np.int64)
     opt_value = np.empty(QUICK_OPTIONS, np.int64)
-    if _teams_of_at_most(state, nazis, count, cards, n, opt_bits, opt_value, 2, QUICK_BUDGET) == 1:
-        return 1
+    return _teams_of_at_most(state, nazis, count, cards, n, opt_bits, opt_value, 2, QUICK_BUDGET) == 1
+
+
+@njit(cache=True)
+def full_fit(state, nazis, count, cards, n):
+    """:func:`nazis_fit`'s full search (what it answers when the quick search finds nothing)."""
     opt_bits = np.empty(MAX_CARD_OPTIONS, np.int64)
     opt_value = np.empty(MAX_CARD_OPTIONS, np.int64)
     found = _teams_of_at_most(state, nazis, count, cards, n, opt_bits, opt_value, 4, SEARCH_BUDGET)
@@ -1318,8 +1435,13 @@ def lost_reason(state):
             return END_CARDS_SHARED
         return END_NONE
     count = coming_face_up(state, nazis)
+    # Stuck unless nazis_fit is nonzero for one of them: the quick searches first, as a quick team
+    # for any Nazi settles it without a full search for the Nazis before it.
     for j in range(count):
-        if nazis_fit(state, nazis[j:j + 1], 1, cards, n) != 0:
+        if quick_fit(state, nazis[j:j + 1], 1, cards, n):
+            return END_NONE
+    for j in range(count):
+        if full_fit(state, nazis[j:j + 1], 1, cards, n) != 0:
             return END_NONE
     return END_STUCK
 
