@@ -38,6 +38,9 @@ from envs.core.rng import randint, randrange, seed_rng, shuffle
 
 from . import data as D
 
+# Small helpers called in the hot loops (masks, observation, option lists) are compiled into their
+# callers (inline="always"): a numba call passing arrays costs some 12 ns, more than their work.
+
 # ---- sizes and codes -------------------------------------------------------------------------
 
 MAX_PLAYERS = 5
@@ -407,29 +410,29 @@ def _value_spans():
 VALUE_SPAN = _value_spans()
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _occupied(field, ones):
     """The nibbles of ``field`` that are not 0, as their lowest bits (``ones``: every nibble's lowest bit)."""
     return (field | field >> 1 | field >> 2) & ones
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _has_count(field, ones, n):
     """Whether some nibble of ``field`` (the nibbles ``ones`` marks) holds exactly ``n`` (1-4)."""
     return _occupied(field ^ (n * ones), ones) != ones
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _distinct_colours(code):
     return (_occupied(code, COLOUR_ONES) * np.int64(0x1111)) >> 12 & 15
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _distinct_values(code):
     return ((_occupied(code, VALUE_ONES) >> CODE_VALUES) * np.int64(0x111111)) >> 20 & 15
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _value_set(code):
     """The values present (bit v-1: value v): the value nibbles' occupied bits gathered into 6 bits."""
     bits = _occupied(code, VALUE_ONES) >> CODE_VALUES  # bits 0, 4, ..., 20
@@ -438,7 +441,7 @@ def _value_set(code):
     return (bits | bits >> 12) & 63
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _alike_status(field, ones, k):
     """0 if all ``k`` counted Arguments share one nibble, 1 if all but one do, else 2."""
     if _has_count(field, ones, k):
@@ -446,7 +449,7 @@ def _alike_status(field, ones, k):
     return 1 if _has_count(field, ones, k - 1) else 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def code_status(kind, code, k):
     """:func:`rule_status` of ``k`` Arguments (2-4, not Krapotke's dice, not Maria) from the sum of
     their CARD_CODEs."""
@@ -472,7 +475,7 @@ def code_status(kind, code, k):
     return 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def code_may_grow(kind, relax, code, k):
     """Whether some 3 or 4 Arguments containing these ``k`` (summed CARD_CODEs ``code``) can argue
     for ``kind`` (not Maria, not Krapotke). False only when none can: each rule's flaw (outsiders,
@@ -500,7 +503,7 @@ def code_may_grow(kind, relax, code, k):
 # ==== the hot path: argument search =============================================================
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def subset_readings(kind, colours, values, halves, present, normal, talent):
     """What each of the 11 subsets of a seat's 4 cards (Krapotke: dice) argues for character
     ``kind``, as bitmasks of values (bit v: value v): ``normal[s]`` by the character's rule,
@@ -543,7 +546,7 @@ def subset_readings(kind, colours, values, halves, present, normal, talent):
                 talent[s] = np.int64(1) << total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cards_accepted(colours, values, usable, allowed_colours, banned_values):
     """The slots (bitmask) whose card may be used and is accepted by a Nazi with these rules."""
     fits = 0
@@ -965,7 +968,7 @@ def closed_cards(state, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _append_option(opt_bits, opt_value, count, bits, value):
     """Append one argumentation (its cards ``bits``, its ``value``) at ``count``; the new count, or
     -1 when the arrays are full."""
@@ -1090,7 +1093,7 @@ def card_options_upto(kind, relax, cards, n, allowed, banned, opt_bits, opt_valu
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _code_fits(kind, relax, code, k):
     """Whether ``k`` Arguments with summed CARD_CODEs ``code`` argue for ``kind`` (``relax``: talent)."""
     status = code_status(kind, code, k)
@@ -1499,30 +1502,46 @@ def fronts_face_holder(state, holder):
     return True
 
 
+ALL_SLOTS = (1 << HAND) - 1
+
+
 @njit(cache=True)
 def knows_front(state, viewer, holder, slot):
-    """Whether ``viewer`` knows the front of the card in ``holder``'s hand ``slot``: it faces the
-    viewer, the hands lie open, or someone who sees it shares it (full communication). A holder
-    whose fronts face the others knows a card of hers only if ``hand_known`` says so (she saw it
-    before she took it, or, in Blind Trust, a team-mate told her: there full communication
-    reaches her own hand only through the tell action)."""
+    """Whether ``viewer`` knows the front of the card in ``holder``'s hand ``slot`` (see :func:`fronts_known`)."""
+    return (fronts_known(state, viewer, holder) >> slot & 1) != 0
+
+
+@njit(cache=True)
+def fronts_known(state, viewer, holder):
+    """The slots of ``holder``'s hand (bits) whose fronts ``viewer`` knows: it faces the viewer,
+    the hands lie open, or someone who sees it shares it (full communication). A holder whose
+    fronts face the others knows a card of hers only if ``hand_known`` says so (she saw it before
+    she took it, or, in Blind Trust, a team-mate told her: there full communication reaches her
+    own hand only through the tell action)."""
     if state.labels & D.L_OPEN:
-        return True
+        return ALL_SLOTS
     faces_holder = fronts_face_holder(state, holder)
     if viewer != holder:
-        return not faces_holder or state.communication == COMM_FULL
-    if faces_holder or state.hand_known[holder, slot]:
-        return True
-    return state.communication == COMM_FULL and not (state.labels & D.L_BLIND)
+        return ALL_SLOTS if not faces_holder or state.communication == COMM_FULL else 0
+    if faces_holder or (state.communication == COMM_FULL and not (state.labels & D.L_BLIND)):
+        return ALL_SLOTS
+    bits = 0
+    for i in range(HAND):
+        if state.hand_known[holder, i]:
+            bits |= 1 << i
+    return bits
 
 
 @njit(cache=True)
 def unknown_slots(state, seat):
     """The hand slots (bitmask) holding an Argument whose front ``seat`` does not know."""
+    known = fronts_known(state, seat, seat)
+    if known == ALL_SLOTS:
+        return 0
     bits = 0
     for i in range(HAND):
         card = state.hand[seat, i]
-        if card >= 0 and card < NUM_ARG and not knows_front(state, seat, seat, i):
+        if card >= 0 and card < NUM_ARG and not known >> i & 1:
             bits |= 1 << i
     return bits
 
@@ -1812,7 +1831,7 @@ def _reveal_nazi(state):
 # ==== masks and hints (recomputed after every change) =======================================
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _seat_cards(state, seat, viewer, colours, values, halves, usable):
     """Seat's 4 cards (Krapotke: dice) as ``seat_options`` takes them; cards whose fronts
     ``viewer`` does not know are unusable (viewer -1: the truth)."""
@@ -1823,13 +1842,14 @@ def _seat_cards(state, seat, viewer, colours, values, halves, usable):
             halves[k] = 0
             usable[k] = 1 if state.die_status[k] == DIE_FREE and state.die_value[k] != 6 else 0
         return
+    known = ALL_SLOTS if viewer < 0 else fronts_known(state, viewer, seat)
     for i in range(HAND):
         card = state.hand[seat, i]
         if card >= 0 and card < NUM_ARG:
             colours[i] = CARD_COLOUR[card]
             values[i] = CARD_VALUE[card]
             halves[i] = CARD_HALF[card]
-            usable[i] = 1 if viewer < 0 or knows_front(state, viewer, seat, i) else 0
+            usable[i] = known >> i & 1
         else:
             colours[i] = 0
             values[i] = 0
@@ -1869,7 +1889,7 @@ def _lowest_bit(bits):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fill_argue_mask(state, seat, slot, nazi, mask, normal, talent, accepted, unknown, arguments):
     """The argue actions at ``nazi`` (in ``slot``): the subsets of the seat's cards the Nazi
     ``accepted`` whose readings (``normal``, ``talent`` while her talent is ready) fit the pool,
@@ -1933,7 +1953,7 @@ def may_tell(state, target):
     return (state.labels & D.L_BLIND) != 0 and state.communication == COMM_FULL and unknown_slots(state, target) != 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fill_bib_mask(state, seat, mask, unknown, bib, bib_count, owed):
     """Bib swaps (same colour or value; for a card whose front she does not know, any: the Bib
     checks) and, into an empty slot, draws (when ``owed``: the seat holds fewer than 4 and hand
@@ -2050,6 +2070,7 @@ def _timed_kind(action, card):
 S_COLOURS, S_VALUES, S_HALVES, S_USABLE = 0, 4, 8, 12
 S_HELD, S_UNKNOWN, S_ARGUMENTS, S_NORMAL = 16, 17, 18, 19
 S_TALENT = S_NORMAL + NUM_SUBSETS
+REFRESH_ROWS = MAX_PLAYERS + 1
 
 
 @njit(cache=True)
@@ -2057,6 +2078,14 @@ def refresh(state):
     """Recompute what the record caches: every seat's legal mask. Each seat's cards are evaluated
     once (:func:`subset_readings`); each face-up Nazi then only filters that table with bit
     operations."""
+    _refresh(state, np.empty((REFRESH_ROWS, NUM_CARDS), np.int64))
+
+
+@njit(cache=True)
+def _refresh(state, scratch):
+    """:func:`refresh` with its scratch (REFRESH_ROWS x NUM_CARDS int64): per seat its cards (colours,
+    values, halves, usable), counts and readings (columns S_*), and in row ``num_players`` the Bib's
+    cards. (step lends it a part of its own: one allocation a step.)"""
     num = int(state.num_players)
     for seat in range(num):  # (rows of absent seats are never written)
         state.mask[seat, :] = 0
@@ -2070,9 +2099,6 @@ def refresh(state):
             idle |= 1 << seat
     if idle == 0:
         return
-    # One scratch allocation: per seat its cards (colours, values, halves, usable), counts and
-    # readings (columns S_*), and in the last row the Bib's cards.
-    scratch = np.empty((num + 1, NUM_ARG), np.int64)
     bib = scratch[num]
     bib_count = 0
     for seat in range(num):
@@ -2181,7 +2207,11 @@ def legal_mask(state, seat, mask):
 def step(state, actions):
     num = int(state.num_players)
     state.reward[:] = 0.0
-    touched = np.zeros(NUM_CARDS, np.int8)  # cards already moved by an earlier action this step
+    # One allocation: the cards already moved by an earlier action this step, the card each seat's
+    # expansion intends, and refresh's scratch.
+    work = np.empty((REFRESH_ROWS + 2, NUM_CARDS), np.int64)
+    touched = work[REFRESH_ROWS]
+    touched[:] = 0
     first = state.moment % num
     stacked = _stack_cards(state)
     # Tells, withdrawals and dice first: they move no card another seat may want.
@@ -2197,8 +2227,9 @@ def step(state, actions):
             for k in range(D.NUM_DICE):
                 _roll(state, k)
     # Expansions refer to the card each seat saw; a group task needs every seat on the same card.
-    intended = np.full(num, -1, np.int64)
+    intended = work[REFRESH_ROWS + 1, :num]
     for seat in range(num):
+        intended[seat] = -1
         if A_EXPAND <= actions[seat] < A_ROLL:
             intended[seat] = expansion_source(state, seat, actions[seat] - A_EXPAND)
     group_card = intended[0]
@@ -2243,7 +2274,7 @@ def step(state, actions):
     state.moment += 1
     _run_clock(state, convinced > 0 or emergency or (stacked > 0 and _stack_cards(state) == 0))
     _clear_stale_offers(state)
-    refresh(state)
+    _refresh(state, work[:REFRESH_ROWS])
 
 
 @njit(cache=True)
@@ -2292,14 +2323,13 @@ def _argue(state, seat, slot, subset, touched):
                 card = state.hand[seat, i]
                 if card < 0 or card >= NUM_ARG or touched[card]:
                     return
-    cards = np.zeros((4, 4), np.int8)
-    _seat_cards(state, seat, -1, cards[0], cards[1], cards[2], cards[3])
+    work = np.empty((6, NUM_SUBSETS), np.int64)  # the seat's colours, values, halves, usable (4 each); readings
+    colours, values, halves, usable, normal, talent = work[0], work[1], work[2], work[3], work[4], work[5]
+    _seat_cards(state, seat, -1, colours, values, halves, usable)
     allowed, banned, _ = nazi_rules(state, nazi)
-    if subset & cards_accepted(cards[0], cards[1], cards[3], allowed, banned) != subset:
+    if subset & cards_accepted(colours, values, usable, allowed, banned) != subset:
         return
-    normal = np.empty(NUM_SUBSETS, np.int64)
-    talent = np.empty(NUM_SUBSETS, np.int64)
-    subset_readings(state.character[seat], cards[0], cards[1], cards[2], subset, normal, talent)
+    subset_readings(state.character[seat], colours, values, halves, subset, normal, talent)
     is_maria = state.character[seat] == D.MARIA
     room = fitting_values(state, nazi, is_maria)
     readings = normal[SUBSET_INDEX[subset]] & room
@@ -2623,7 +2653,7 @@ def _card_rows():
 CARD_ROWS = _card_rows()  # (a table: the observation copies a card's features instead of building them)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write_card(out, o, card, front):
     """A card's features at out[o:o + F_CARD]; its front only if ``front``."""
     row = CARD_ROWS[0 if front else 1, card]
@@ -2670,7 +2700,7 @@ def observe(state, seat, out):
         out[o + 6 + int(state.die_status[k])] = 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write_cards(state, out):
     """Every Argument's public whereabouts; returns the cards each seat has laid in pools, packed
     8 bits a seat (the seats' "cards held" need them: one pass over the cards for both)."""
@@ -2688,7 +2718,7 @@ def _write_cards(state, out):
     return pooled
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write_nazi(state, seat, nazi, out, o):
     num = int(state.num_players)
     iq = NAZI_IQ[nazi]
@@ -2711,7 +2741,7 @@ def _write_nazi(state, seat, nazi, out, o):
             out[o + 29 + v] = (state.pool_readings[nazi] >> v) & 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write_seat(state, seat, other, rel, out, pooled):
     """``other``'s seat, hand, offer and talent space as ``seat`` sees them (``pooled``: the cards
     ``other`` has laid in pools)."""
@@ -2726,11 +2756,13 @@ def _write_seat(state, seat, other, rel, out, pooled):
         for i in range(HAND):
             held += state.hand[other, i] >= 0
         out[o + 11] = held / HAND
+    shown = fronts_known(state, seat, other)
+    holder_knows = fronts_known(state, other, other)
     for i in range(HAND):
         card = state.hand[other, i]
         if card >= 0:
-            _write_card(out, O_HANDS + (rel * HAND + i) * F_CARD, card, knows_front(state, seat, other, i))
-            out[O_HOLDER_KNOWS + rel * HAND + i] = knows_front(state, other, other, i)
+            _write_card(out, O_HANDS + (rel * HAND + i) * F_CARD, card, shown >> i & 1)
+            out[O_HOLDER_KNOWS + rel * HAND + i] = holder_knows >> i & 1
     target = state.offer_to[other]
     if target >= 0:
         o = O_OFFERS + rel * 8
