@@ -935,6 +935,7 @@ def can_still_win(state):
 
 MAX_CLOSED = 22           # exact searches run over at most this many Arguments a Nazi accepts
 MAX_CARD_OPTIONS = 65536  # argumentations of all characters at all Nazis of one search
+FIRST_OPTIONS = 2048      # the full search lists them into this many first (rarely more: then again)
 SEARCH_BUDGET = 200_000   # steps of one search; past it the position counts as winnable
 QUICK_BUDGET = 2_000      # steps of the quick search over pairs (past it the full search decides)
 QUICK_OPTIONS = 2048      # its argumentations (more: the full search decides)
@@ -1257,9 +1258,11 @@ def quick_fit(state, nazis, count, cards, n):
 @njit(cache=True)
 def full_fit(state, nazis, count, cards, n):
     """:func:`nazis_fit`'s full search (what it answers when the quick search finds nothing)."""
-    opt_bits = np.empty(MAX_CARD_OPTIONS, np.int64)
-    opt_value = np.empty(MAX_CARD_OPTIONS, np.int64)
-    found = _teams_of_at_most(state, nazis, count, cards, n, opt_bits, opt_value, 4, SEARCH_BUDGET)
+    options = np.empty((2, FIRST_OPTIONS), np.int64)
+    found = _teams_of_at_most(state, nazis, count, cards, n, options[0], options[1], 4, SEARCH_BUDGET)
+    if found == -1:  # the options overflowed the small arrays (or too many cards fit: -1 again)
+        options = np.empty((2, MAX_CARD_OPTIONS), np.int64)
+        found = _teams_of_at_most(state, nazis, count, cards, n, options[0], options[1], 4, SEARCH_BUDGET)
     return -1 if found == -2 else found
 
 
@@ -1637,13 +1640,15 @@ def _from_bib(state, card):
 @njit(cache=True)
 def _draw_up(state, seat):
     """Draw from the stacks (the fullest first) until the seat holds 4 cards."""
-    if not has_hand(state, seat) or state.labels & D.L_RUN_OUT:
-        return
-    while _hand_count(state, seat) < HAND and cards_held(state, seat) < HAND:  # (a full hand: no pool scan)
+    if not has_hand(state, seat) or state.labels & D.L_RUN_OUT or _hand_count(state, seat) == HAND:
+        return  # (a full hand: no pool scan)
+    held = cards_held(state, seat)
+    while held < HAND:
         s = _largest_stack(state)
         if s < 0:
             return
         _put_in_hand(state, seat, _pop_stack(state, s), 0)
+        held += 1
 
 
 @njit(cache=True)
@@ -1909,6 +1914,7 @@ def _fill_argue_mask(state, seat, slot, nazi, mask, normal, talent, accepted, un
 
 @njit(cache=True)
 def _fill_other_masks(state, seat, mask, bib, bib_count, held, unknown):
+    """Every action but arguing (``held``: the cards the seat holds, in hand and laid in pools)."""
     num = int(state.num_players)
     mask[A_WAIT] = 1
     for slot in range(NUM_SLOTS):
@@ -1929,7 +1935,7 @@ def _fill_other_masks(state, seat, mask, bib, bib_count, held, unknown):
                 for i in range(HAND):
                     if state.hand[seat, i] >= 0:
                         mask[A_ACCEPT + (rel - 1) * HAND + i] = 1
-        _fill_bib_mask(state, seat, mask, unknown, bib, bib_count, held[seat] < HAND and may_draw_from_bib(state))
+        _fill_bib_mask(state, seat, mask, unknown, bib, bib_count, held < HAND and may_draw_from_bib(state))
     _fill_expand_mask(state, seat, mask, unknown)
     if state.character[seat] == D.KRAPOTKE:
         all_home = True
@@ -2066,26 +2072,16 @@ def _timed_kind(action, card):
     return T_TELL
 
 
-# Columns of refresh's per-seat scratch rows.
-S_COLOURS, S_VALUES, S_HALVES, S_USABLE = 0, 4, 8, 12
-S_HELD, S_UNKNOWN, S_ARGUMENTS, S_NORMAL = 16, 17, 18, 19
+# Columns of refresh's scratch row for one seat: its cards (Krapotke: dice) and their readings.
+S_COLOURS, S_VALUES, S_HALVES, S_USABLE, S_NORMAL = 0, 4, 8, 12, 16
 S_TALENT = S_NORMAL + NUM_SUBSETS
-REFRESH_ROWS = MAX_PLAYERS + 1
+SEAT_ROW = S_TALENT + NUM_SUBSETS
 
 
 @njit(cache=True)
 def refresh(state):
-    """Recompute what the record caches: every seat's legal mask. Each seat's cards are evaluated
-    once (:func:`subset_readings`); each face-up Nazi then only filters that table with bit
-    operations."""
-    _refresh(state, np.empty((REFRESH_ROWS, NUM_CARDS), np.int64))
-
-
-@njit(cache=True)
-def _refresh(state, scratch):
-    """:func:`refresh` with its scratch (REFRESH_ROWS x NUM_CARDS int64): per seat its cards (colours,
-    values, halves, usable), counts and readings (columns S_*), and in row ``num_players`` the Bib's
-    cards. (step lends it a part of its own: one allocation a step.)"""
+    """Recompute what the record caches: every seat's legal mask (:func:`_refresh_seat`). Small
+    scratch arrays: allocations of at most ~1 kB are the allocator's cheap ones."""
     num = int(state.num_players)
     for seat in range(num):  # (rows of absent seats are never written)
         state.mask[seat, :] = 0
@@ -2099,52 +2095,49 @@ def _refresh(state, scratch):
             idle |= 1 << seat
     if idle == 0:
         return
-    bib = scratch[num]
+    cards = np.empty(NUM_ARG + MAX_PLAYERS, np.int64)  # the Bib's cards, then the cards each seat laid in pools
+    bib, pooled = cards[:NUM_ARG], cards[NUM_ARG:]
     bib_count = 0
-    for seat in range(num):
-        scratch[seat, S_HELD] = 0
+    pooled[:] = 0
     for card in range(NUM_ARG):
         if state.card_loc[card] == LOC_BIB:
             bib[bib_count] = card
             bib_count += 1
         elif state.card_loc[card] == LOC_POOL:
-            scratch[state.card_seat[card], S_HELD] += 1
-    held = scratch[:num, S_HELD]
+            pooled[state.card_seat[card]] += 1
+    row = np.empty(SEAT_ROW, np.int64)
     for seat in range(num):
-        row = scratch[seat]
-        arguments = 0
-        for i in range(HAND):
-            card = state.hand[seat, i]
-            row[S_HELD] += card >= 0
-            if card >= 0 and card < NUM_ARG:
-                arguments |= 1 << i
-        row[S_ARGUMENTS] = arguments
-    for seat in range(num):
-        if not idle >> seat & 1:
-            continue
-        row = scratch[seat]
-        colours, values, halves = row[S_COLOURS:S_COLOURS + 4], row[S_VALUES:S_VALUES + 4], row[S_HALVES:S_HALVES + 4]
-        usable = row[S_USABLE:S_USABLE + 4]
-        _seat_cards(state, seat, -1, colours, values, halves, usable)
-        row[S_UNKNOWN] = unknown_slots(state, seat)
-        _fill_other_masks(state, seat, state.mask[seat], bib, bib_count, held, row[S_UNKNOWN])
-        present = 0
-        for i in range(4):
-            present |= int(usable[i]) << i
-        subset_readings(state.character[seat], colours, values, halves, present,
-                        row[S_NORMAL:S_NORMAL + NUM_SUBSETS], row[S_TALENT:S_TALENT + NUM_SUBSETS])
+        if idle >> seat & 1:
+            _refresh_seat(state, seat, row, bib, bib_count, pooled[seat])
+
+
+@njit(cache=True)
+def _refresh_seat(state, seat, row, bib, bib_count, pooled):
+    """An idle seat's mask. Its cards are evaluated once (:func:`subset_readings`, into ``row``); each
+    face-up Nazi then only filters that table with bit operations. ``pooled``: the cards it laid."""
+    colours, values, halves = row[S_COLOURS:S_COLOURS + 4], row[S_VALUES:S_VALUES + 4], row[S_HALVES:S_HALVES + 4]
+    usable = row[S_USABLE:S_USABLE + 4]
+    normal, talent = row[S_NORMAL:S_NORMAL + NUM_SUBSETS], row[S_TALENT:S_TALENT + NUM_SUBSETS]
+    mask = state.mask[seat]
+    held, arguments = pooled, 0
+    for i in range(HAND):
+        card = state.hand[seat, i]
+        held += card >= 0
+        if card >= 0 and card < NUM_ARG:
+            arguments |= 1 << i
+    _seat_cards(state, seat, -1, colours, values, halves, usable)
+    unknown = unknown_slots(state, seat)
+    _fill_other_masks(state, seat, mask, bib, bib_count, held, unknown)
+    present = 0
+    for i in range(4):
+        present |= int(usable[i]) << i
+    subset_readings(state.character[seat], colours, values, halves, present, normal, talent)
     for slot in range(NUM_SLOTS):
         nazi = nazi_in_slot(state, slot)
-        if nazi < 0:
-            continue
-        allowed, banned, _ = nazi_rules(state, nazi)
-        for seat in range(num):
-            if idle >> seat & 1 and not state.contrib[nazi, seat]:
-                row = scratch[seat]
-                accepted = cards_accepted(row[S_COLOURS:S_COLOURS + 4], row[S_VALUES:S_VALUES + 4],
-                                          row[S_USABLE:S_USABLE + 4], allowed, banned)
-                _fill_argue_mask(state, seat, slot, nazi, state.mask[seat], row[S_NORMAL:S_NORMAL + NUM_SUBSETS],
-                                 row[S_TALENT:S_TALENT + NUM_SUBSETS], accepted, row[S_UNKNOWN], row[S_ARGUMENTS])
+        if nazi >= 0 and not state.contrib[nazi, seat]:
+            allowed, banned, _ = nazi_rules(state, nazi)
+            accepted = cards_accepted(colours, values, usable, allowed, banned)
+            _fill_argue_mask(state, seat, slot, nazi, mask, normal, talent, accepted, unknown, arguments)
 
 
 @njit(cache=True)
@@ -2207,10 +2200,10 @@ def legal_mask(state, seat, mask):
 def step(state, actions):
     num = int(state.num_players)
     state.reward[:] = 0.0
-    # One allocation: the cards already moved by an earlier action this step, the card each seat's
-    # expansion intends, and refresh's scratch.
-    work = np.empty((REFRESH_ROWS + 2, NUM_CARDS), np.int64)
-    touched = work[REFRESH_ROWS]
+    # One small allocation: the cards already moved by an earlier action this step, and the card
+    # each seat's expansion intends.
+    work = np.empty(NUM_CARDS + MAX_PLAYERS, np.int64)
+    touched = work[:NUM_CARDS]
     touched[:] = 0
     first = state.moment % num
     stacked = _stack_cards(state)
@@ -2227,7 +2220,7 @@ def step(state, actions):
             for k in range(D.NUM_DICE):
                 _roll(state, k)
     # Expansions refer to the card each seat saw; a group task needs every seat on the same card.
-    intended = work[REFRESH_ROWS + 1, :num]
+    intended = work[NUM_CARDS:NUM_CARDS + num]
     for seat in range(num):
         intended[seat] = -1
         if A_EXPAND <= actions[seat] < A_ROLL:
@@ -2274,7 +2267,7 @@ def step(state, actions):
     state.moment += 1
     _run_clock(state, convinced > 0 or emergency or (stacked > 0 and _stack_cards(state) == 0))
     _clear_stale_offers(state)
-    _refresh(state, work[:REFRESH_ROWS])
+    refresh(state)
 
 
 @njit(cache=True)
