@@ -1912,7 +1912,7 @@ def _fill_argue_mask(state, seat, slot, nazi, mask, normal, talent, accepted, un
             mask[base + s] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fill_other_masks(state, seat, mask, bib, bib_count, held, unknown):
     """Every action but arguing (``held``: the cards the seat holds, in hand and laid in pools)."""
     num = int(state.num_players)
@@ -2016,7 +2016,7 @@ def expansion_source(state, seat, target):
     return state.talent[owner, state.talent_len[owner] - 1]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fill_expand_mask(state, seat, mask, unknown):
     """Expansions whose conditions the seat meets; a combo also whenever she holds a card whose
     front she does not know (she cannot tell; the condition is checked when she expands)."""
@@ -2111,7 +2111,7 @@ def refresh(state):
             _refresh_seat(state, seat, row, bib, bib_count, pooled[seat])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _refresh_seat(state, seat, row, bib, bib_count, pooled):
     """An idle seat's mask. Its cards are evaluated once (:func:`subset_readings`, into ``row``); each
     face-up Nazi then only filters that table with bit operations. ``pooled``: the cards it laid."""
