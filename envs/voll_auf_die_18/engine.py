@@ -1474,6 +1474,14 @@ def min_team(state):
 
 
 @njit(cache=True)
+def _seat_after(seat, rel, num):
+    """(seat + rel) % num for 0 <= seat < num and 0 <= rel <= num, without the division (slow, and
+    the observation asks it for every other seat and face-up Nazi)."""
+    other = seat + rel
+    return other - num if other >= num else other
+
+
+@njit(cache=True)
 def nazi_in_slot(state, slot):
     """The Nazi face up in ``slot`` (0: top of the stack, 1..4: spaces), or -1."""
     if slot == 0:
@@ -2233,7 +2241,7 @@ def step(state, actions):
         _expand(state, 0, actions[0] - A_EXPAND, touched, group_card)
     # Then the rest in the rotating seat order.
     for i in range(num):
-        seat = (first + i) % num
+        seat = _seat_after(first, i, num)
         a = actions[seat]
         if A_ARGUE <= a < A_WITHDRAW:
             _argue(state, seat, (a - A_ARGUE) // NUM_SUBSETS, SUBSETS[(a - A_ARGUE) % NUM_SUBSETS], touched)
@@ -2254,7 +2262,7 @@ def step(state, actions):
     if emergency:
         _emergency(state)
     for i in range(num):
-        seat = (first + i) % num
+        seat = _seat_after(first, i, num)
         _draw_up(state, seat)
     if convinced > 0 and state.shaping:
         for seat in range(num):
@@ -2680,7 +2688,7 @@ def observe(state, seat, out):
         out[o + 3] = state.nasty[nazi]
     pooled = _write_cards(state, out)
     for rel in range(num):
-        other = (seat + rel) % num
+        other = _seat_after(seat, rel, num)
         _write_seat(state, seat, other, rel, out, pooled >> (8 * other) & 0xFF)
     for s in range(state.num_stacks):
         o = O_STACKS + s * (1 + F_CARD)
@@ -2726,7 +2734,7 @@ def _write_nazi(state, seat, nazi, out, o):
     out[o + 17] = state.pool_fixed[nazi] / 23.0
     out[o + 18] = max(0, iq - state.pool_fixed[nazi]) / 23.0
     for rel in range(num):
-        other = (seat + rel) % num
+        other = _seat_after(seat, rel, num)
         out[o + 19 + rel] = state.contrib[nazi, other]
         out[o + 24 + rel] = state.contrib_value[nazi, other] / 23.0
     if state.pool_readings[nazi]:  # (Maria laid here)
@@ -2759,7 +2767,7 @@ def _write_seat(state, seat, other, rel, out, pooled):
     target = state.offer_to[other]
     if target >= 0:
         o = O_OFFERS + rel * 8
-        out[o + (int(target) - other) % int(state.num_players) - 1] = 1.0
+        out[o + _seat_after(int(target), int(state.num_players) - other, int(state.num_players)) - 1] = 1.0
         for i in range(HAND):
             if state.hand[other, i] == state.offer_card[other]:
                 out[o + 4 + i] = 1.0
