@@ -38,6 +38,9 @@ from envs.core.rng import randint, randrange, seed_rng, shuffle
 
 from . import data as D
 
+# Small helpers called in the hot loops (masks, observation, option lists) are compiled into their
+# callers (inline="always"): a numba call passing arrays costs some 12 ns, more than their work.
+
 # ---- sizes and codes -------------------------------------------------------------------------
 
 MAX_PLAYERS = 5
@@ -389,35 +392,81 @@ CARD_CODE = np.array([_front_code(int(CARD_COLOUR[c]), int(CARD_VALUE[c])) if c 
                       for c in range(NUM_CARDS)], np.int64)
 
 
-@njit(cache=True)
+# The counts as bit fields: a nibble a colour (bits 0-15) and a nibble a value (bits 16-39); with at
+# most 4 Arguments no nibble exceeds 4, so bit-parallel tests on whole fields replace loops over them.
+COLOUR_ONES = np.int64(0x1111)
+VALUE_ONES = np.int64(0x111111) << CODE_VALUES
+
+
+def _value_spans():
+    """Highest minus lowest value of each set of values 1-6 (bit v-1: value v), 0 for none."""
+    spans = np.zeros(64, np.int64)
+    for bits in range(1, 64):
+        members = [v for v in range(6) if bits >> v & 1]
+        spans[bits] = members[-1] - members[0]
+    return spans
+
+
+VALUE_SPAN = _value_spans()
+
+
+@njit(cache=True, inline="always")
+def _occupied(field, ones):
+    """The nibbles of ``field`` that are not 0, as their lowest bits (``ones``: every nibble's lowest bit)."""
+    return (field | field >> 1 | field >> 2) & ones
+
+
+@njit(cache=True, inline="always")
+def _has_count(field, ones, n):
+    """Whether some nibble of ``field`` (the nibbles ``ones`` marks) holds exactly ``n`` (1-4)."""
+    return _occupied(field ^ (n * ones), ones) != ones
+
+
+@njit(cache=True, inline="always")
+def _distinct_colours(code):
+    return (_occupied(code, COLOUR_ONES) * np.int64(0x1111)) >> 12 & 15
+
+
+@njit(cache=True, inline="always")
+def _distinct_values(code):
+    return ((_occupied(code, VALUE_ONES) >> CODE_VALUES) * np.int64(0x111111)) >> 20 & 15
+
+
+@njit(cache=True, inline="always")
+def _value_set(code):
+    """The values present (bit v-1: value v): the value nibbles' occupied bits gathered into 6 bits."""
+    bits = _occupied(code, VALUE_ONES) >> CODE_VALUES  # bits 0, 4, ..., 20
+    bits = (bits | bits >> 3) & 0x030303
+    bits = (bits | bits >> 6) & 0x3000F
+    return (bits | bits >> 12) & 63
+
+
+@njit(cache=True, inline="always")
+def _alike_status(field, ones, k):
+    """0 if all ``k`` counted Arguments share one nibble, 1 if all but one do, else 2."""
+    if _has_count(field, ones, k):
+        return 0
+    return 1 if _has_count(field, ones, k - 1) else 2
+
+
+@njit(cache=True, inline="always")
 def code_status(kind, code, k):
     """:func:`rule_status` of ``k`` Arguments (2-4, not Krapotke's dice, not Maria) from the sum of
     their CARD_CODEs."""
     if kind == D.GOD:
         return 0 if k == 2 else 1
-    if kind == D.KANGAROO or kind == D.FRIEDRICH_WILHELM:  # one colour / all colours different
-        top, distinct = 0, 0
-        for c in range(D.NUM_COLOURS):
-            n = code >> (4 * c) & 15
-            top = max(top, n)
-            distinct += n > 0
-        if kind == D.KANGAROO:
-            return 0 if top == k else (1 if top == k - 1 else 2)
+    if kind == D.KANGAROO:  # one colour; talent: one outsider
+        return _alike_status(code & (COLOUR_ONES * 15), COLOUR_ONES, k)
+    if kind == D.OTTO_VON:  # one value; talent: one outsider
+        return _alike_status(code & (VALUE_ONES * 15), VALUE_ONES, k)
+    if kind == D.FRIEDRICH_WILHELM:  # all colours different; talent: one colour twice
+        distinct = _distinct_colours(code)
         return 0 if distinct == k else (1 if distinct == k - 1 else 2)
-    if kind == D.OTTO_VON or kind == D.KLEINKUENSTLER:  # one value / a straight
-        top, distinct, lo, hi = 0, 0, 99, -1
-        for v in range(1, 7):
-            n = code >> (CODE_VALUES + 4 * (v - 1)) & 15
-            if n:
-                top = max(top, n)
-                distinct += 1
-                lo = min(lo, v)
-                hi = max(hi, v)
-        if kind == D.OTTO_VON:
-            return 0 if top == k else (1 if top == k - 1 else 2)
-        if distinct != k:
+    if kind == D.KLEINKUENSTLER:  # a straight; talent: one number skipped inside it
+        if _distinct_values(code) != k:
             return 2
-        return 0 if hi - lo == k - 1 else (1 if hi - lo == k else 2)
+        span = VALUE_SPAN[_value_set(code)]
+        return 0 if span == k - 1 else (1 if span == k else 2)
     if kind == D.HERTA:  # one parity
         odd = code >> CODE_ODD & 15
         if odd == 0 or odd == k:
@@ -426,10 +475,35 @@ def code_status(kind, code, k):
     return 2
 
 
+@njit(cache=True, inline="always")
+def code_may_grow(kind, relax, code, k):
+    """Whether some 3 or 4 Arguments containing these ``k`` (summed CARD_CODEs ``code``) can argue
+    for ``kind`` (not Maria, not Krapotke). False only when none can: each rule's flaw (outsiders,
+    repeated colours, mixed parities, repeated values or a wide span) never shrinks as cards join."""
+    allowance = 1 if relax else 0
+    if kind == D.GOD:
+        return relax
+    if kind == D.KANGAROO or kind == D.OTTO_VON:
+        ones = COLOUR_ONES if kind == D.KANGAROO else VALUE_ONES
+        field = code & (ones * 15)
+        for top in range(k, k - allowance - 1, -1):  # k - (the largest count) outsiders
+            if _has_count(field, ones, top):
+                return True
+        return False
+    if kind == D.FRIEDRICH_WILHELM:
+        return k - _distinct_colours(code) <= allowance
+    if kind == D.HERTA:
+        odd = code >> CODE_ODD & 15
+        return min(odd, k - odd) <= allowance
+    if kind == D.KLEINKUENSTLER:  # distinct values spanning at most 3 (4 with the talent)
+        return _distinct_values(code) == k and VALUE_SPAN[_value_set(code)] <= 3 + allowance
+    return True
+
+
 # ==== the hot path: argument search =============================================================
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def subset_readings(kind, colours, values, halves, present, normal, talent):
     """What each of the 11 subsets of a seat's 4 cards (Krapotke: dice) argues for character
     ``kind``, as bitmasks of values (bit v: value v): ``normal[s]`` by the character's rule,
@@ -472,7 +546,7 @@ def subset_readings(kind, colours, values, halves, present, normal, talent):
                 talent[s] = np.int64(1) << total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cards_accepted(colours, values, usable, allowed_colours, banned_values):
     """The slots (bitmask) whose card may be used and is accepted by a Nazi with these rules."""
     fits = 0
@@ -861,6 +935,7 @@ def can_still_win(state):
 
 MAX_CLOSED = 22           # exact searches run over at most this many Arguments a Nazi accepts
 MAX_CARD_OPTIONS = 65536  # argumentations of all characters at all Nazis of one search
+FIRST_OPTIONS = 2048      # the full search lists them into this many first (rarely more: then again)
 SEARCH_BUDGET = 200_000   # steps of one search; past it the position counts as winnable
 QUICK_BUDGET = 2_000      # steps of the quick search over pairs (past it the full search decides)
 QUICK_OPTIONS = 2048      # its argumentations (more: the full search decides)
@@ -894,7 +969,7 @@ def closed_cards(state, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _append_option(opt_bits, opt_value, count, bits, value):
     """Append one argumentation (its cards ``bits``, its ``value``) at ``count``; the new count, or
     -1 when the arrays are full."""
@@ -976,8 +1051,9 @@ def card_options_upto(kind, relax, cards, n, allowed, banned, opt_bits, opt_valu
                 for c in range(b + 1, m if largest >= 3 else b + 1):
                     members[2] = cards[fit[c]]
                     three = two | (np.int64(1) << fit[c])
-                    count = _add_maria_option(relax, members, 3, three, opt_bits, opt_value, count, colours, values,
-                                              halves)
+                    if relax:  # three backs read only with her talent
+                        count = _add_maria_option(relax, members, 3, three, opt_bits, opt_value, count, colours,
+                                                  values, halves)
                     for d in range(c + 1, m if largest >= 4 else c + 1):
                         members[3] = cards[fit[d]]
                         count = _add_maria_option(relax, members, 4, three | (np.int64(1) << fit[d]), opt_bits,
@@ -986,7 +1062,8 @@ def card_options_upto(kind, relax, cards, n, allowed, banned, opt_bits, opt_valu
                 return -1
         return count
     # Everyone else: the rule read off the members' summed codes, the value their sum. (Scalar code in
-    # the loops: a call per set of cards with arrays as arguments costs more than the rule.)
+    # the loops: a call per set of cards with arrays as arguments costs more than the rule.) Sets that
+    # no larger set containing them can argue with are not grown (the entries are the same).
     for a in range(m):
         code_one = CARD_CODE[cards[fit[a]]]
         for b in range(a + 1, m):
@@ -996,13 +1073,17 @@ def card_options_upto(kind, relax, cards, n, allowed, banned, opt_bits, opt_valu
                 count = _append_option(opt_bits, opt_value, count, two, code_two >> CODE_SUM)
                 if count < 0:
                     return -1
-            for c in range(b + 1, m if largest >= 3 else b + 1):
+            if largest < 3 or not code_may_grow(kind, relax, code_two, 2):
+                continue
+            for c in range(b + 1, m):
                 three = two | (np.int64(1) << fit[c])
                 code_three = code_two + CARD_CODE[cards[fit[c]]]
                 if _code_fits(kind, relax, code_three, 3):
                     count = _append_option(opt_bits, opt_value, count, three, code_three >> CODE_SUM)
                     if count < 0:
                         return -1
+                if not code_may_grow(kind, relax, code_three, 3):
+                    continue
                 for d in range(c + 1, m if largest >= 4 else c + 1):
                     code_four = code_three + CARD_CODE[cards[fit[d]]]
                     if _code_fits(kind, relax, code_four, 4):
@@ -1013,7 +1094,7 @@ def card_options_upto(kind, relax, cards, n, allowed, banned, opt_bits, opt_valu
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _code_fits(kind, relax, code, k):
     """Whether ``k`` Arguments with summed CARD_CODEs ``code`` argue for ``kind`` (``relax``: talent)."""
     status = code_status(kind, code, k)
@@ -1084,7 +1165,13 @@ def teams_fit(iqs, everyone, min_members, seats, opt_start, opt_bits, opt_value,
                 left = need[level] - opt_value[o]
                 if left < 0:
                     break  # sorted by value: the rest overshoot too
-                if (opt_bits[o] & used[level]) == 0 and (after >> left & 1):
+                if not (after >> left & 1):  # the later seats cannot add the rest: skip to a value they can
+                    value = _next_completed_value(after, need[level], opt_value[o])
+                    if value < 0:
+                        break
+                    candidate = _first_at_least(opt_value, o + 1, opt_start[level + 1], value) - opt_start[level]
+                    continue
+                if (opt_bits[o] & used[level]) == 0:
                     chosen = candidate
             if chosen == -2:
                 candidate += 1
@@ -1115,6 +1202,28 @@ def teams_fit(iqs, everyone, min_members, seats, opt_start, opt_bits, opt_value,
 
 
 @njit(cache=True)
+def _next_completed_value(after, need, value):
+    """The smallest value above ``value`` (up to ``need``) whose rest ``need - value`` the sums
+    ``after`` contain, or -1."""
+    for v in range(value + 1, need + 1):
+        if after >> (need - v) & 1:
+            return v
+    return -1
+
+
+@njit(cache=True)
+def _first_at_least(values, lo, hi, value):
+    """The first index in lo..hi-1 of the ascending ``values`` holding at least ``value`` (hi: none)."""
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if values[mid] < value:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit(cache=True)
 def _shift_all(bits, values):
     """{b + v : b in bits, v in values} below MAX_VALUE (values: bitmask)."""
     out = np.int64(0)
@@ -1133,13 +1242,27 @@ def nazis_fit(state, nazis, count, cards, n):
     A quick search over pairs of Arguments (and dice) comes first: the pairs are few, and teams of
     them usually reach an IQ; a team it finds is a team of the full search (which is then skipped:
     its answer would be 1, or -1, which callers read alike); else the full search decides."""
+    if quick_fit(state, nazis, count, cards, n):
+        return 1
+    return full_fit(state, nazis, count, cards, n)
+
+
+@njit(cache=True)
+def quick_fit(state, nazis, count, cards, n):
+    """:func:`nazis_fit`'s quick search over pairs: True when it finds teams (then nazis_fit is 1)."""
     opt_bits = np.empty(QUICK_OPTIONS, np.int64)
     opt_value = np.empty(QUICK_OPTIONS, np.int64)
-    if _teams_of_at_most(state, nazis, count, cards, n, opt_bits, opt_value, 2, QUICK_BUDGET) == 1:
-        return 1
-    opt_bits = np.empty(MAX_CARD_OPTIONS, np.int64)
-    opt_value = np.empty(MAX_CARD_OPTIONS, np.int64)
-    found = _teams_of_at_most(state, nazis, count, cards, n, opt_bits, opt_value, 4, SEARCH_BUDGET)
+    return _teams_of_at_most(state, nazis, count, cards, n, opt_bits, opt_value, 2, QUICK_BUDGET) == 1
+
+
+@njit(cache=True)
+def full_fit(state, nazis, count, cards, n):
+    """:func:`nazis_fit`'s full search (what it answers when the quick search finds nothing)."""
+    options = np.empty((2, FIRST_OPTIONS), np.int64)
+    found = _teams_of_at_most(state, nazis, count, cards, n, options[0], options[1], 4, SEARCH_BUDGET)
+    if found == -1:  # the options overflowed the small arrays (or too many cards fit: -1 again)
+        options = np.empty((2, MAX_CARD_OPTIONS), np.int64)
+        found = _teams_of_at_most(state, nazis, count, cards, n, options[0], options[1], 4, SEARCH_BUDGET)
     return -1 if found == -2 else found
 
 
@@ -1318,8 +1441,13 @@ def lost_reason(state):
             return END_CARDS_SHARED
         return END_NONE
     count = coming_face_up(state, nazis)
+    # Stuck unless nazis_fit is nonzero for one of them: the quick searches first, as a quick team
+    # for any Nazi settles it without a full search for the Nazis before it.
     for j in range(count):
-        if nazis_fit(state, nazis[j:j + 1], 1, cards, n) != 0:
+        if quick_fit(state, nazis[j:j + 1], 1, cards, n):
+            return END_NONE
+    for j in range(count):
+        if full_fit(state, nazis[j:j + 1], 1, cards, n) != 0:
             return END_NONE
     return END_STUCK
 
@@ -1343,6 +1471,14 @@ def nazi_rules(state, nazi):
 @njit(cache=True)
 def min_team(state):
     return 2 if state.labels & D.L_NEVER_ALONE else 1
+
+
+@njit(cache=True)
+def _seat_after(seat, rel, num):
+    """(seat + rel) % num for 0 <= seat < num and 0 <= rel <= num, without the division (slow, and
+    the observation asks it for every other seat and face-up Nazi)."""
+    other = seat + rel
+    return other - num if other >= num else other
 
 
 @njit(cache=True)
@@ -1377,30 +1513,46 @@ def fronts_face_holder(state, holder):
     return True
 
 
+ALL_SLOTS = (1 << HAND) - 1
+
+
 @njit(cache=True)
 def knows_front(state, viewer, holder, slot):
-    """Whether ``viewer`` knows the front of the card in ``holder``'s hand ``slot``: it faces the
-    viewer, the hands lie open, or someone who sees it shares it (full communication). A holder
-    whose fronts face the others knows a card of hers only if ``hand_known`` says so (she saw it
-    before she took it, or, in Blind Trust, a team-mate told her: there full communication
-    reaches her own hand only through the tell action)."""
+    """Whether ``viewer`` knows the front of the card in ``holder``'s hand ``slot`` (see :func:`fronts_known`)."""
+    return (fronts_known(state, viewer, holder) >> slot & 1) != 0
+
+
+@njit(cache=True)
+def fronts_known(state, viewer, holder):
+    """The slots of ``holder``'s hand (bits) whose fronts ``viewer`` knows: it faces the viewer,
+    the hands lie open, or someone who sees it shares it (full communication). A holder whose
+    fronts face the others knows a card of hers only if ``hand_known`` says so (she saw it before
+    she took it, or, in Blind Trust, a team-mate told her: there full communication reaches her
+    own hand only through the tell action)."""
     if state.labels & D.L_OPEN:
-        return True
+        return ALL_SLOTS
     faces_holder = fronts_face_holder(state, holder)
     if viewer != holder:
-        return not faces_holder or state.communication == COMM_FULL
-    if faces_holder or state.hand_known[holder, slot]:
-        return True
-    return state.communication == COMM_FULL and not (state.labels & D.L_BLIND)
+        return ALL_SLOTS if not faces_holder or state.communication == COMM_FULL else 0
+    if faces_holder or (state.communication == COMM_FULL and not (state.labels & D.L_BLIND)):
+        return ALL_SLOTS
+    bits = 0
+    for i in range(HAND):
+        if state.hand_known[holder, i]:
+            bits |= 1 << i
+    return bits
 
 
 @njit(cache=True)
 def unknown_slots(state, seat):
     """The hand slots (bitmask) holding an Argument whose front ``seat`` does not know."""
+    known = fronts_known(state, seat, seat)
+    if known == ALL_SLOTS:
+        return 0
     bits = 0
     for i in range(HAND):
         card = state.hand[seat, i]
-        if card >= 0 and card < NUM_ARG and not knows_front(state, seat, seat, i):
+        if card >= 0 and card < NUM_ARG and not known >> i & 1:
             bits |= 1 << i
     return bits
 
@@ -1496,13 +1648,15 @@ def _from_bib(state, card):
 @njit(cache=True)
 def _draw_up(state, seat):
     """Draw from the stacks (the fullest first) until the seat holds 4 cards."""
-    if not has_hand(state, seat) or state.labels & D.L_RUN_OUT:
-        return
-    while _hand_count(state, seat) < HAND and cards_held(state, seat) < HAND:  # (a full hand: no pool scan)
+    if not has_hand(state, seat) or state.labels & D.L_RUN_OUT or _hand_count(state, seat) == HAND:
+        return  # (a full hand: no pool scan)
+    held = cards_held(state, seat)
+    while held < HAND:
         s = _largest_stack(state)
         if s < 0:
             return
         _put_in_hand(state, seat, _pop_stack(state, s), 0)
+        held += 1
 
 
 @njit(cache=True)
@@ -1690,7 +1844,7 @@ def _reveal_nazi(state):
 # ==== masks and hints (recomputed after every change) =======================================
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _seat_cards(state, seat, viewer, colours, values, halves, usable):
     """Seat's 4 cards (Krapotke: dice) as ``seat_options`` takes them; cards whose fronts
     ``viewer`` does not know are unusable (viewer -1: the truth)."""
@@ -1701,13 +1855,14 @@ def _seat_cards(state, seat, viewer, colours, values, halves, usable):
             halves[k] = 0
             usable[k] = 1 if state.die_status[k] == DIE_FREE and state.die_value[k] != 6 else 0
         return
+    known = ALL_SLOTS if viewer < 0 else fronts_known(state, viewer, seat)
     for i in range(HAND):
         card = state.hand[seat, i]
         if card >= 0 and card < NUM_ARG:
             colours[i] = CARD_COLOUR[card]
             values[i] = CARD_VALUE[card]
             halves[i] = CARD_HALF[card]
-            usable[i] = 1 if viewer < 0 or knows_front(state, viewer, seat, i) else 0
+            usable[i] = known >> i & 1
         else:
             colours[i] = 0
             values[i] = 0
@@ -1747,7 +1902,7 @@ def _lowest_bit(bits):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fill_argue_mask(state, seat, slot, nazi, mask, normal, talent, accepted, unknown, arguments):
     """The argue actions at ``nazi`` (in ``slot``): the subsets of the seat's cards the Nazi
     ``accepted`` whose readings (``normal``, ``talent`` while her talent is ready) fit the pool,
@@ -1765,8 +1920,9 @@ def _fill_argue_mask(state, seat, slot, nazi, mask, normal, talent, accepted, un
             mask[base + s] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fill_other_masks(state, seat, mask, bib, bib_count, held, unknown):
+    """Every action but arguing (``held``: the cards the seat holds, in hand and laid in pools)."""
     num = int(state.num_players)
     mask[A_WAIT] = 1
     for slot in range(NUM_SLOTS):
@@ -1787,7 +1943,7 @@ def _fill_other_masks(state, seat, mask, bib, bib_count, held, unknown):
                 for i in range(HAND):
                     if state.hand[seat, i] >= 0:
                         mask[A_ACCEPT + (rel - 1) * HAND + i] = 1
-        _fill_bib_mask(state, seat, mask, unknown, bib, bib_count, held[seat] < HAND and may_draw_from_bib(state))
+        _fill_bib_mask(state, seat, mask, unknown, bib, bib_count, held < HAND and may_draw_from_bib(state))
     _fill_expand_mask(state, seat, mask, unknown)
     if state.character[seat] == D.KRAPOTKE:
         all_home = True
@@ -1811,7 +1967,7 @@ def may_tell(state, target):
     return (state.labels & D.L_BLIND) != 0 and state.communication == COMM_FULL and unknown_slots(state, target) != 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fill_bib_mask(state, seat, mask, unknown, bib, bib_count, owed):
     """Bib swaps (same colour or value; for a card whose front she does not know, any: the Bib
     checks) and, into an empty slot, draws (when ``owed``: the seat holds fewer than 4 and hand
@@ -1868,7 +2024,7 @@ def expansion_source(state, seat, target):
     return state.talent[owner, state.talent_len[owner] - 1]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fill_expand_mask(state, seat, mask, unknown):
     """Expansions whose conditions the seat meets; a combo also whenever she holds a card whose
     front she does not know (she cannot tell; the condition is checked when she expands)."""
@@ -1924,17 +2080,16 @@ def _timed_kind(action, card):
     return T_TELL
 
 
-# Columns of refresh's per-seat scratch rows.
-S_COLOURS, S_VALUES, S_HALVES, S_USABLE = 0, 4, 8, 12
-S_HELD, S_UNKNOWN, S_ARGUMENTS, S_NORMAL = 16, 17, 18, 19
+# Columns of refresh's scratch row for one seat: its cards (Krapotke: dice) and their readings.
+S_COLOURS, S_VALUES, S_HALVES, S_USABLE, S_NORMAL = 0, 4, 8, 12, 16
 S_TALENT = S_NORMAL + NUM_SUBSETS
+SEAT_ROW = S_TALENT + NUM_SUBSETS
 
 
 @njit(cache=True)
 def refresh(state):
-    """Recompute what the record caches: every seat's legal mask. Each seat's cards are evaluated
-    once (:func:`subset_readings`); each face-up Nazi then only filters that table with bit
-    operations."""
+    """Recompute what the record caches: every seat's legal mask (:func:`_refresh_seat`). Small
+    scratch arrays: allocations of at most ~1 kB are the allocator's cheap ones."""
     num = int(state.num_players)
     for seat in range(num):  # (rows of absent seats are never written)
         state.mask[seat, :] = 0
@@ -1948,55 +2103,49 @@ def refresh(state):
             idle |= 1 << seat
     if idle == 0:
         return
-    # One scratch allocation: per seat its cards (colours, values, halves, usable), counts and
-    # readings (columns S_*), and in the last row the Bib's cards.
-    scratch = np.empty((num + 1, NUM_ARG), np.int64)
-    bib = scratch[num]
+    cards = np.empty(NUM_ARG + MAX_PLAYERS, np.int64)  # the Bib's cards, then the cards each seat laid in pools
+    bib, pooled = cards[:NUM_ARG], cards[NUM_ARG:]
     bib_count = 0
-    for seat in range(num):
-        scratch[seat, S_HELD] = 0
+    pooled[:] = 0
     for card in range(NUM_ARG):
         if state.card_loc[card] == LOC_BIB:
             bib[bib_count] = card
             bib_count += 1
         elif state.card_loc[card] == LOC_POOL:
-            scratch[state.card_seat[card], S_HELD] += 1
-    held = scratch[:num, S_HELD]
+            pooled[state.card_seat[card]] += 1
+    row = np.empty(SEAT_ROW, np.int64)
     for seat in range(num):
-        row = scratch[seat]
-        arguments = 0
-        for i in range(HAND):
-            card = state.hand[seat, i]
-            row[S_HELD] += card >= 0
-            if card >= 0 and card < NUM_ARG:
-                arguments |= 1 << i
-        row[S_ARGUMENTS] = arguments
-    for seat in range(num):
-        if not idle >> seat & 1:
-            continue
-        row = scratch[seat]
-        colours, values, halves = row[S_COLOURS:S_COLOURS + 4], row[S_VALUES:S_VALUES + 4], row[S_HALVES:S_HALVES + 4]
-        usable = row[S_USABLE:S_USABLE + 4]
-        _seat_cards(state, seat, -1, colours, values, halves, usable)
-        row[S_UNKNOWN] = unknown_slots(state, seat)
-        _fill_other_masks(state, seat, state.mask[seat], bib, bib_count, held, row[S_UNKNOWN])
-        present = 0
-        for i in range(4):
-            present |= int(usable[i]) << i
-        subset_readings(state.character[seat], colours, values, halves, present,
-                        row[S_NORMAL:S_NORMAL + NUM_SUBSETS], row[S_TALENT:S_TALENT + NUM_SUBSETS])
+        if idle >> seat & 1:
+            _refresh_seat(state, seat, row, bib, bib_count, pooled[seat])
+
+
+@njit(cache=True, inline="always")
+def _refresh_seat(state, seat, row, bib, bib_count, pooled):
+    """An idle seat's mask. Its cards are evaluated once (:func:`subset_readings`, into ``row``); each
+    face-up Nazi then only filters that table with bit operations. ``pooled``: the cards it laid."""
+    colours, values, halves = row[S_COLOURS:S_COLOURS + 4], row[S_VALUES:S_VALUES + 4], row[S_HALVES:S_HALVES + 4]
+    usable = row[S_USABLE:S_USABLE + 4]
+    normal, talent = row[S_NORMAL:S_NORMAL + NUM_SUBSETS], row[S_TALENT:S_TALENT + NUM_SUBSETS]
+    mask = state.mask[seat]
+    held, arguments = pooled, 0
+    for i in range(HAND):
+        card = state.hand[seat, i]
+        held += card >= 0
+        if card >= 0 and card < NUM_ARG:
+            arguments |= 1 << i
+    _seat_cards(state, seat, -1, colours, values, halves, usable)
+    unknown = unknown_slots(state, seat)
+    _fill_other_masks(state, seat, mask, bib, bib_count, held, unknown)
+    present = 0
+    for i in range(4):
+        present |= int(usable[i]) << i
+    subset_readings(state.character[seat], colours, values, halves, present, normal, talent)
     for slot in range(NUM_SLOTS):
         nazi = nazi_in_slot(state, slot)
-        if nazi < 0:
-            continue
-        allowed, banned, _ = nazi_rules(state, nazi)
-        for seat in range(num):
-            if idle >> seat & 1 and not state.contrib[nazi, seat]:
-                row = scratch[seat]
-                accepted = cards_accepted(row[S_COLOURS:S_COLOURS + 4], row[S_VALUES:S_VALUES + 4],
-                                          row[S_USABLE:S_USABLE + 4], allowed, banned)
-                _fill_argue_mask(state, seat, slot, nazi, state.mask[seat], row[S_NORMAL:S_NORMAL + NUM_SUBSETS],
-                                 row[S_TALENT:S_TALENT + NUM_SUBSETS], accepted, row[S_UNKNOWN], row[S_ARGUMENTS])
+        if nazi >= 0 and not state.contrib[nazi, seat]:
+            allowed, banned, _ = nazi_rules(state, nazi)
+            accepted = cards_accepted(colours, values, usable, allowed, banned)
+            _fill_argue_mask(state, seat, slot, nazi, mask, normal, talent, accepted, unknown, arguments)
 
 
 @njit(cache=True)
@@ -2059,7 +2208,11 @@ def legal_mask(state, seat, mask):
 def step(state, actions):
     num = int(state.num_players)
     state.reward[:] = 0.0
-    touched = np.zeros(NUM_CARDS, np.int8)  # cards already moved by an earlier action this step
+    # One small allocation: the cards already moved by an earlier action this step, and the card
+    # each seat's expansion intends.
+    work = np.empty(NUM_CARDS + MAX_PLAYERS, np.int64)
+    touched = work[:NUM_CARDS]
+    touched[:] = 0
     first = state.moment % num
     stacked = _stack_cards(state)
     # Tells, withdrawals and dice first: they move no card another seat may want.
@@ -2075,8 +2228,9 @@ def step(state, actions):
             for k in range(D.NUM_DICE):
                 _roll(state, k)
     # Expansions refer to the card each seat saw; a group task needs every seat on the same card.
-    intended = np.full(num, -1, np.int64)
+    intended = work[NUM_CARDS:NUM_CARDS + num]
     for seat in range(num):
+        intended[seat] = -1
         if A_EXPAND <= actions[seat] < A_ROLL:
             intended[seat] = expansion_source(state, seat, actions[seat] - A_EXPAND)
     group_card = intended[0]
@@ -2087,7 +2241,7 @@ def step(state, actions):
         _expand(state, 0, actions[0] - A_EXPAND, touched, group_card)
     # Then the rest in the rotating seat order.
     for i in range(num):
-        seat = (first + i) % num
+        seat = _seat_after(first, i, num)
         a = actions[seat]
         if A_ARGUE <= a < A_WITHDRAW:
             _argue(state, seat, (a - A_ARGUE) // NUM_SUBSETS, SUBSETS[(a - A_ARGUE) % NUM_SUBSETS], touched)
@@ -2108,7 +2262,7 @@ def step(state, actions):
     if emergency:
         _emergency(state)
     for i in range(num):
-        seat = (first + i) % num
+        seat = _seat_after(first, i, num)
         _draw_up(state, seat)
     if convinced > 0 and state.shaping:
         for seat in range(num):
@@ -2170,14 +2324,13 @@ def _argue(state, seat, slot, subset, touched):
                 card = state.hand[seat, i]
                 if card < 0 or card >= NUM_ARG or touched[card]:
                     return
-    cards = np.zeros((4, 4), np.int8)
-    _seat_cards(state, seat, -1, cards[0], cards[1], cards[2], cards[3])
+    work = np.empty((6, NUM_SUBSETS), np.int64)  # the seat's colours, values, halves, usable (4 each); readings
+    colours, values, halves, usable, normal, talent = work[0], work[1], work[2], work[3], work[4], work[5]
+    _seat_cards(state, seat, -1, colours, values, halves, usable)
     allowed, banned, _ = nazi_rules(state, nazi)
-    if subset & cards_accepted(cards[0], cards[1], cards[3], allowed, banned) != subset:
+    if subset & cards_accepted(colours, values, usable, allowed, banned) != subset:
         return
-    normal = np.empty(NUM_SUBSETS, np.int64)
-    talent = np.empty(NUM_SUBSETS, np.int64)
-    subset_readings(state.character[seat], cards[0], cards[1], cards[2], subset, normal, talent)
+    subset_readings(state.character[seat], colours, values, halves, subset, normal, talent)
     is_maria = state.character[seat] == D.MARIA
     room = fitting_values(state, nazi, is_maria)
     readings = normal[SUBSET_INDEX[subset]] & room
@@ -2501,7 +2654,7 @@ def _card_rows():
 CARD_ROWS = _card_rows()  # (a table: the observation copies a card's features instead of building them)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write_card(out, o, card, front):
     """A card's features at out[o:o + F_CARD]; its front only if ``front``."""
     row = CARD_ROWS[0 if front else 1, card]
@@ -2535,7 +2688,7 @@ def observe(state, seat, out):
         out[o + 3] = state.nasty[nazi]
     pooled = _write_cards(state, out)
     for rel in range(num):
-        other = (seat + rel) % num
+        other = _seat_after(seat, rel, num)
         _write_seat(state, seat, other, rel, out, pooled >> (8 * other) & 0xFF)
     for s in range(state.num_stacks):
         o = O_STACKS + s * (1 + F_CARD)
@@ -2548,7 +2701,7 @@ def observe(state, seat, out):
         out[o + 6 + int(state.die_status[k])] = 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write_cards(state, out):
     """Every Argument's public whereabouts; returns the cards each seat has laid in pools, packed
     8 bits a seat (the seats' "cards held" need them: one pass over the cards for both)."""
@@ -2566,7 +2719,7 @@ def _write_cards(state, out):
     return pooled
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write_nazi(state, seat, nazi, out, o):
     num = int(state.num_players)
     iq = NAZI_IQ[nazi]
@@ -2581,7 +2734,7 @@ def _write_nazi(state, seat, nazi, out, o):
     out[o + 17] = state.pool_fixed[nazi] / 23.0
     out[o + 18] = max(0, iq - state.pool_fixed[nazi]) / 23.0
     for rel in range(num):
-        other = (seat + rel) % num
+        other = _seat_after(seat, rel, num)
         out[o + 19 + rel] = state.contrib[nazi, other]
         out[o + 24 + rel] = state.contrib_value[nazi, other] / 23.0
     if state.pool_readings[nazi]:  # (Maria laid here)
@@ -2589,7 +2742,7 @@ def _write_nazi(state, seat, nazi, out, o):
             out[o + 29 + v] = (state.pool_readings[nazi] >> v) & 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write_seat(state, seat, other, rel, out, pooled):
     """``other``'s seat, hand, offer and talent space as ``seat`` sees them (``pooled``: the cards
     ``other`` has laid in pools)."""
@@ -2604,15 +2757,17 @@ def _write_seat(state, seat, other, rel, out, pooled):
         for i in range(HAND):
             held += state.hand[other, i] >= 0
         out[o + 11] = held / HAND
+    shown = fronts_known(state, seat, other)
+    holder_knows = fronts_known(state, other, other)
     for i in range(HAND):
         card = state.hand[other, i]
         if card >= 0:
-            _write_card(out, O_HANDS + (rel * HAND + i) * F_CARD, card, knows_front(state, seat, other, i))
-            out[O_HOLDER_KNOWS + rel * HAND + i] = knows_front(state, other, other, i)
+            _write_card(out, O_HANDS + (rel * HAND + i) * F_CARD, card, shown >> i & 1)
+            out[O_HOLDER_KNOWS + rel * HAND + i] = holder_knows >> i & 1
     target = state.offer_to[other]
     if target >= 0:
         o = O_OFFERS + rel * 8
-        out[o + (int(target) - other) % int(state.num_players) - 1] = 1.0
+        out[o + _seat_after(int(target), int(state.num_players) - other, int(state.num_players)) - 1] = 1.0
         for i in range(HAND):
             if state.hand[other, i] == state.offer_card[other]:
                 out[o + 4 + i] = 1.0

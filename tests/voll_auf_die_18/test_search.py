@@ -225,3 +225,19 @@ def test_packed_counts_read_the_rules_as_rule_status_does(kind):
         code = int(E.CARD_CODE[members].sum())
         assert E.code_status(kind, code, k) == E.rule_status(kind, colours, values, (1 << k) - 1)
         assert code >> E.CODE_SUM == values.sum()
+
+
+@pytest.mark.parametrize("kind", [k for k in range(D.NUM_CHARACTERS) if k not in (D.MARIA, D.KRAPOTKE)])
+def test_a_set_that_may_not_grow_has_no_larger_argumentation(kind):
+    """code_may_grow (the pruning of card_options) says no only when no 3 or 4 Arguments containing
+    the set argue for the character, with and without the talent."""
+    rng = np.random.default_rng(100 + kind)
+    for _ in range(3000):
+        k = int(rng.integers(2, 4))
+        members = rng.choice(D.NUM_ARGUMENTS, 4, replace=False)
+        code = int(E.CARD_CODE[members[:k]].sum())
+        for relax in (False, True):
+            if not E.code_may_grow(kind, relax, code, k):
+                for size in range(k + 1, 5):
+                    grown = int(E.CARD_CODE[members[:size]].sum())
+                    assert not E._code_fits(kind, relax, grown, size), (members, k, size, relax)
