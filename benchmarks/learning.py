@@ -276,7 +276,7 @@ def report(rows):
                   if "evaluated_timesteps" in row else " The policy measured above is the run's last.")
         pool = (" Opponent pool (random / heuristic / snapshot odds per seat): "
                 f"{' / '.join(map(str, row['pool_weights']))}." if "pool_weights" in row else "")
-        pool += (" Policy head: pointer (one shared scorer for the actions that pick a square, space or card; "
+        pool += (" Policy head: pointer (one shared scorer for the actions that pick a square, space, card or player; "
                  "training/networks.py)." if row.get("policy_head") == "pointer" else "")
         lines += [f"### {env_id}", "",
                   f"`{row['bench_command']}`, which trained with `{row['command']}`.{baseline}{warm}{pool}{chosen}", "",

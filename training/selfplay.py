@@ -506,7 +506,7 @@ def build_parser():
     knobs.add_argument("--obs-squash", choices=("symlog", "none"), default=None,
                        help="symlog: squash every observation entry by sign(x) log(1 + |x|) before the network")
     knobs.add_argument("--policy-head", choices=("flat", "pointer"), default=None,
-                       help="pointer: one shared scorer for actions that pick a square, space or card "
+                       help="pointer: one shared scorer for actions that pick a square, space, card or player "
                             f"(training/networks.py; games: {', '.join(ACTION_ENTITIES)})")
     knobs.add_argument("--imitation-samples", type=int, default=None, metavar="N",
                        help="first clone N learner decisions of the heuristic (training/imitation.py; 0: start "
