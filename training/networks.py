@@ -94,8 +94,8 @@ class EntityTrunk(SharedTrunk):
             if spread is not None:
                 self.register_buffer(f"spread_{g}", spread, persistent=False)
             self.spreads.append(spread is not None)
-        rings = [1 + self.rings * spread for spread in self.spreads]
-        self.groups = [(int(group[0]), len(t), t.shape[1] * r) for group, t, r in zip(groups, tables, rings)]
+        widths = [t.shape[1] * (1 + self.rings * spread) for t, spread in zip(tables, self.spreads)]
+        self.groups = [(int(group[0]), len(t), k) for group, t, k in zip(groups, tables, widths)]  # (first, count, k)
         self._features_dim = self.trunk_dim + sum(count * k for _, count, k in self.groups)
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
