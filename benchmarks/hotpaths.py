@@ -23,7 +23,7 @@ import sys
 
 import envs
 
-from .common import fmt_rate, machine_line, write_result
+from .common import command_line, fmt_rate, machine_line, write_result
 
 MEASURE = r"""
 import json, sys, time
@@ -118,7 +118,7 @@ def main(argv=None):
             python = measure(env_id, kind, slow, disable_jit=True)
             rows.append((env_id, label, compiled["rate"], python["rate"], compiled["positions"]))
     lines = ["# Hot paths: numba against the same code as plain Python", "",
-             f"Machine: {machine_line()}. Command: `python -m benchmarks.hotpaths{' --quick' if args.quick else ''}`.",
+             f"Machine: {machine_line()}. Command: `{command_line('benchmarks.hotpaths', argv)}`.",
              "", "Calls per second on positions recorded from random games; plain Python is the identical code "
              "run with NUMBA_DISABLE_JIT=1. Target: at least 50x.", "",
              "| env | function | numba calls/s | plain Python calls/s | speed-up | positions |",

@@ -16,7 +16,7 @@ import numba
 import envs
 from envs.core.vector import VectorGame
 
-from .common import machine_line, median_rate, write_result
+from .common import command_line, machine_line, median_rate, write_result
 
 
 def profile(env_id, games=1024, steps=200):
@@ -38,7 +38,7 @@ def main(argv=None):
     parser.add_argument("--env", action="append")
     args = parser.parse_args(argv)
     rows = [profile(env_id) for env_id in args.env or envs.ENV_IDS]
-    lines = ["# Where the time goes", "", f"Machine: {machine_line()}. Command: `python -m benchmarks.profile`.", "",
+    lines = ["# Where the time goes", "", f"Machine: {machine_line()}. Command: `{command_line('benchmarks.profile', argv)}`.", "",
              "One thread, 1024 games, default player counts, random legal play inside numba. `step` is a decision "
              "without observation (random choice over the mask, the engine's step, the next legal mask); "
              "`observation` is what writing the observation of the seat to act adds (all seats for the "
