@@ -35,6 +35,7 @@ The adapters check legality before calling ``step``: an engine may assume a lega
 """
 
 import numbers
+import warnings
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable
@@ -64,11 +65,31 @@ def register_engine(state_dtype, **functions):
     if unknown:
         raise ValueError(f"engine for {state_dtype}: unknown function name(s) {unknown}; "
                          f"valid names are {list(ENGINE_FUNCTIONS)}")
-    for i, (dtype, _) in enumerate(_ENGINES):
+    for i, (dtype, registered) in enumerate(_ENGINES):
         if dtype == state_dtype:
+            _warn_if_another_file(state_dtype, registered, functions)
             _ENGINES[i] = (state_dtype, functions)
             return
     _ENGINES.append((state_dtype, functions))
+
+
+def _source_file(function):
+    python = getattr(function, "py_func", function)  # a numba dispatcher keeps the Python function
+    code = getattr(python, "__code__", None)
+    return code.co_filename if code is not None else None
+
+
+def _warn_if_another_file(state_dtype, registered, functions):
+    """Re-registering an engine from the same file (a module reload) is harmless. From another
+    file (a copy of an engine kept for comparison) it silently redirects every generic kernel of
+    this process, and numba caches those kernels under this project's key: later processes may
+    then load code that calls into the copy (seen as a ModuleNotFoundError)."""
+    before, after = _source_file(registered["step"]), _source_file(functions["step"])
+    if before != after:
+        warnings.warn(f"engine for {state_dtype} registered again from {after} (first from {before}): "
+                      "the generic kernels now call the new functions, and the numba cache may keep "
+                      "kernels compiled against them; register each record type from one file",
+                      RuntimeWarning, stacklevel=3)
 
 
 def engine_function(dtype, name):

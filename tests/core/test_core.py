@@ -215,3 +215,22 @@ def test_random_steps_keep_the_views_current_with_and_without_observations():
         vg.set_state(vg.get_state())  # recomputes the views from the records
         np.testing.assert_array_equal(vg.obs, obs)
         np.testing.assert_array_equal(vg.action_mask, mask)
+
+
+def test_registering_an_engine_again_from_another_file_warns():
+    import warnings
+
+    from envs.core import register_engine
+    from envs.testing import toy_games
+
+    record = np.dtype([("only_for_this_test", np.int32)])
+    here = {"reset": lambda *a: None, "legal_mask": lambda *a: None, "step": lambda *a: None,
+            "observe": lambda *a: None}
+    register_engine(record, **here)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        register_engine(record, **here)  # the same file again (a reload): silent
+    elsewhere = {"reset": toy_games.race_reset, "legal_mask": toy_games.race_legal_mask,
+                 "step": toy_games.race_step, "observe": toy_games.race_observe}
+    with pytest.warns(RuntimeWarning, match="registered again from .*toy_games.py"):
+        register_engine(record, **elsewhere)
