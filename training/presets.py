@@ -51,7 +51,7 @@ Why these values (the reasoning; what they reach is measured in benchmarks/resul
 
 from envs.secret_hitler.engine import NOMINATE, TARGET
 from envs.teufel_teufel.data import NEIGHBOURS
-from envs.volles_fass_voraus.engine import A_SAILOR, A_SPACE
+from envs.volles_fass_voraus.engine import A_BERTH, A_SAILOR, A_SPACE
 
 #: What Secret Hitler's observation says about each player (rows by absolute seat), for the actions
 #: naming one.
@@ -74,9 +74,11 @@ ACTION_ENTITIES = {
     "teufel_teufel_v0": [(0, ("squares", "cards", "certain", ("peeked", 1), ("discs", 1), "selected",
                               "move_from", "move_turned"),
                           [[int(j) for j in around if j >= 0] for around in NEIGHBOURS])],
-    # a deck space (place / unload / lose its barrel): its barrel on every ship, and whether it comes off;
-    # a sailor card: who holds it, whether it is boxed, used, chosen in storm chaos
-    "volles_fass_voraus_v0": [(A_SPACE, (("decks", 1), ("extractable", 1))),
+    # a berth of the harbour ahead: what it offers, who lies there, whether it is affordable and your deck
+    # can unload there; a deck space (place / unload / lose its barrel): its barrel on every ship, and
+    # whether it comes off; a sailor card: who holds it, whether it is boxed, used, chosen in storm chaos
+    "volles_fass_voraus_v0": [(A_BERTH, ("ahead",)),
+                              (A_SPACE, (("decks", 1), ("extractable", 1))),
                               (A_SAILOR, (("sailors", 1), "sailors_boxed", "sailor_uses", "chaos_take",
                                           "chaos_given"))],
 }
