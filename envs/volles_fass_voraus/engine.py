@@ -177,6 +177,21 @@ def _tile_features():
 TILE_FEATURES = _tile_features()
 _FEATURE_HIGH = float(TILE_FEATURES.max())  # the largest number on any berth (a payout of 10)
 
+# The harbour ahead, berth by berth: the berths a berth action (0-3) chooses from, as fixed rows
+# (the ``berths`` block holds every harbour, so the one ahead moves from leg to leg).
+AHEAD_FEATURE_NAMES = BERTH_FEATURE_NAMES + (
+    "free",                                                 # no ship lies there
+    "ship you", "ship 1", "ship 2", "ship 3",               # the (relative) ship lying there, one-hot
+    "affordable",                                           # your doubloons cover its cost (face up only)
+    "unloadable",                                           # your deck can deliver its barrels now (face up only)
+    "face up",                                              # the harbour's tile is face up
+)
+AHEAD_FEATURES = len(AHEAD_FEATURE_NAMES)
+AF_FREE, AF_SHIP, AF_AFFORD, AF_UNLOAD, AF_FACE_UP = BERTH_FEATURES, BERTH_FEATURES + 1, BERTH_FEATURES + 5, \
+    BERTH_FEATURES + 6, BERTH_FEATURES + 7
+assert AHEAD_FEATURES == AF_FACE_UP + 1
+assert BERTH_NEED.sum(axis=-1).max() <= 2  # can_deliver looks two barrels deep
+
 LAYOUT = Layout(
     ("phase", NUM_PHASES, 0, 1, "the decision being asked (one-hot)"),
     ("route", (NUM_HARBOURS, 5), 0, 1,
@@ -208,6 +223,11 @@ LAYOUT = Layout(
     ("to_give_up", 1, 0, 3, "barrels or sailors still to lose to the current hazard"),
     ("chaos_take", NUM_SAILORS, 0, 1, "storm chaos: the sailor chosen to take"),
     ("chaos_given", NUM_SAILORS, 0, 1, "storm chaos: the sailor given away this turn (usable this turn)"),
+    ("ahead", (NUM_BERTHS, AHEAD_FEATURES), 0, _FEATURE_HIGH,
+     "the harbour the ships of this leg head for (the start harbour while start berths are chosen), berth by "
+     "berth west to east: its BERTH_FEATURE_NAMES (zero while face down), then free, the ship there (relative, "
+     "one-hot), affordable, unloadable (your deck delivers its barrels now, without Barry / Farry), face up: "
+     "AHEAD_FEATURE_NAMES"),
 )
 _O = {name: LAYOUT.offset(name) for name in LAYOUT.names}
 O_PHASE, O_ROUTE, O_VISIBLE, O_BERTHS = _O["phase"], _O["route"], _O["harbour_visible"], _O["berths"]
@@ -218,7 +238,7 @@ O_DOUBLOONS, O_SAILORS, O_BOXED, O_SAILOR_PILE = _O["doubloons"], _O["sailors"],
 O_USES, O_OWN_MAPS, O_TREASURE, O_MAP_COUNTS = _O["sailor_uses"], _O["own_maps"], _O["own_treasure"], _O["map_counts"]
 O_MAP_PILE, O_SUPPLY, O_HAND, O_LOAD_LEFT = _O["maps_in_pile"], _O["supply"], _O["hand"], _O["load_left"]
 O_LOAD_PAID, O_NEED, O_UNLOADED, O_GIVE_UP = _O["load_paid"], _O["need"], _O["unloaded"], _O["to_give_up"]
-O_CHAOS_TAKE, O_CHAOS_GIVEN = _O["chaos_take"], _O["chaos_given"]
+O_CHAOS_TAKE, O_CHAOS_GIVEN, O_AHEAD = _O["chaos_take"], _O["chaos_given"], _O["ahead"]
 
 
 def make_config(config):
@@ -355,6 +375,50 @@ def treasure_value(state, seat):
 # =============================================================================================
 # Unloading: which barrels may be picked so that the berth's barrels can all come off
 # =============================================================================================
+
+
+@njit(cache=True)
+def can_deliver(deck, need):
+    """Whether ``deck`` can deliver every barrel ``need`` asks (purple, orange, colourless, any; at
+    most two) now, one after the other, each pulled straight off (no Barry / Farry moves between):
+    the unloading rule of :func:`unload_allowed` for a berth not yet started. ``deck`` is restored."""
+    total = need[0] + need[1] + need[2] + need[3]
+    if total == 0:
+        return False
+    free = extractable(deck)
+    for first in range(NUM_SPACES):
+        if not (free >> first) & 1:
+            continue
+        barrel = deck[first]
+        colour = barrel - 1
+        if need[colour] == 0 and need[NUM_COLOURS] == 0:
+            continue
+        if total == 1:
+            return True
+        own = need[colour] > 0  # a barrel fills its own colour's slot before an any-colour slot
+        deck[first] = EMPTY
+        free_after = extractable(deck)
+        ok = False
+        for second in range(NUM_SPACES):
+            if (free_after >> second) & 1:
+                other = deck[second] - 1
+                left = need[other] - (1 if own and other == colour else 0)
+                left_any = need[NUM_COLOURS] - (0 if own else 1)
+                if left > 0 or left_any > 0:
+                    ok = True
+                    break
+        deck[first] = barrel
+        if ok:
+            return True
+    return False
+
+
+@njit(cache=True)
+def ahead_harbour(state):
+    """The harbour the ships of this leg head for: the start harbour while start berths are chosen."""
+    if state.phase == PH_START_BERTH:
+        return START_HARBOUR
+    return state.leg + 1
 
 
 @njit(cache=True)
@@ -1083,6 +1147,33 @@ def observe(state, seat, out):
         out[O_CHAOS_TAKE + int(state.chaos_take)] = 1.0
     if state.chaos_given >= 0 and state.current_player >= 0:
         out[O_CHAOS_GIVEN + int(state.chaos_given)] = 1.0
+    observe_ahead(state, seat, out)
+
+
+@njit(cache=True)
+def observe_ahead(state, seat, out):
+    """The ``ahead`` block: the berths of the harbour the ships of this leg head for."""
+    harbour = ahead_harbour(state)
+    visible = state.revealed[harbour] != 0
+    tile = state.harbour_tile[harbour]
+    deck = state.deck[seat].copy() if seat < state.num_players else np.zeros(NUM_SPACES, np.int8)
+    money = state.doubloons[seat] if seat < state.num_players else 0
+    for pos in range(NUM_BERTHS):
+        base = O_AHEAD + pos * AHEAD_FEATURES
+        ship = state.berth_ship[harbour, pos]
+        if ship == FREE:
+            out[base + AF_FREE] = 1.0
+        else:
+            out[base + AF_SHIP + relative(state, ship, seat)] = 1.0
+        if not visible:
+            continue
+        out[base + AF_FACE_UP] = 1.0
+        for k in range(BERTH_FEATURES):
+            out[base + k] = TILE_FEATURES[tile, pos * BERTH_FEATURES + k]
+        if money >= BERTH_COST[tile, pos]:
+            out[base + AF_AFFORD] = 1.0
+        if can_deliver(deck, BERTH_NEED[tile, pos]):
+            out[base + AF_UNLOAD] = 1.0
 
 
 # =============================================================================================

@@ -49,7 +49,11 @@ to the observer (0 = you, then the seats after you, then ships without a player)
 harbours fill the first entries of the harbour blocks (28 on the full route, 12 on the short one;
 the rest read zero). Face-down harbours (only with ``harbour_reveal="on_approach"``) read zero;
 other players' treasure maps appear only as a count; the order of the sailor and map piles is
-never shown. ``env.observation_layout.views(obs)`` gives named views:
+never shown. The ``ahead`` block repeats the harbour the ships of this leg head for (the start
+harbour while start berths are chosen) as one fixed row per berth action 0-3: its berth features,
+whether it is free and whose ship lies there, whether you can afford it and whether your deck can
+deliver the barrels it asks now (``engine.AHEAD_FEATURE_NAMES``).
+``env.observation_layout.views(obs)`` gives named views:
 
 {layout}
 
