@@ -26,16 +26,6 @@ Engine contract (all ``@njit(cache=True)``; ``seat`` and ``action`` are ints)::
     playout_value(state, values)   each seat's estimated return from here to the end of the game,
                                    on the reward scale (``values`` arrives zeroed, float32[seats]);
                                    search agents use it to cut playouts short
-    observe_seats(state, out)      optional, simultaneous games: every seat's observation at once
-                                   (``out[seat]`` as ``observe(state, seat, out[seat])`` writes it),
-                                   for an engine that shares work between the seats' views
-
-``register_engine(..., whole_views=True)`` declares that ``observe`` (and ``observe_seats``) writes
-every entry of ``out`` and ``legal_mask`` every entry of ``mask`` (0 where a zeroed array would
-keep 0), whatever the arrays held before: the kernels then skip zeroing them first. An engine
-that declares it must write exactly what it would write into zeroed arrays (a stale entry would
-show a seat what an earlier state or another seat saw); ``tests/core/test_whole_views.py`` checks
-it over random play.
 
 Besides the functions an engine module defines two tables for :func:`check_records`:
 ``STATE_BOUNDS`` (every game field -> inclusive ``(low, high)`` of each element) and
@@ -53,25 +43,20 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-ENGINE_FUNCTIONS = ("reset", "legal_mask", "step", "observe", "determinize", "check_state", "playout_value",
-                    "observe_seats")
-OPTIONAL_FUNCTIONS = ("determinize", "check_state", "playout_value", "observe_seats")
+ENGINE_FUNCTIONS = ("reset", "legal_mask", "step", "observe", "determinize", "check_state", "playout_value")
+OPTIONAL_FUNCTIONS = ("determinize", "check_state", "playout_value")
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 RENDER_MODES = ("human", "ansi", "rgb_array")
 
 _ENGINES = []  # (state dtype, {function name: numba function})
-_WHOLE_VIEWS = []  # the state dtypes whose engines write whole views (register_engine's whole_views)
 
 
 class IllegalActionError(ValueError):
     """An action that is out of range, of the wrong type, or not legal in this state."""
 
 
-def register_engine(state_dtype, *, whole_views=False, **functions):
-    """Make an engine's functions callable from the generic kernels for records of ``state_dtype``;
-    ``whole_views``: its observe and legal_mask write every entry (see the module docstring)."""
-    if not isinstance(whole_views, bool):
-        raise ValueError(f"whole_views must be True or False, got {whole_views!r}")
+def register_engine(state_dtype, **functions):
+    """Make an engine's functions callable from the generic kernels for records of ``state_dtype``."""
     missing = [name for name in ENGINE_FUNCTIONS if name not in functions and name not in OPTIONAL_FUNCTIONS]
     if missing:
         raise ValueError(f"engine for {state_dtype} lacks {missing}")
@@ -79,19 +64,11 @@ def register_engine(state_dtype, *, whole_views=False, **functions):
     if unknown:
         raise ValueError(f"engine for {state_dtype}: unknown function name(s) {unknown}; "
                          f"valid names are {list(ENGINE_FUNCTIONS)}")
-    _WHOLE_VIEWS[:] = [dtype for dtype in _WHOLE_VIEWS if dtype != state_dtype]
-    if whole_views:
-        _WHOLE_VIEWS.append(state_dtype)
     for i, (dtype, _) in enumerate(_ENGINES):
         if dtype == state_dtype:
             _ENGINES[i] = (state_dtype, functions)
             return
     _ENGINES.append((state_dtype, functions))
-
-
-def writes_whole_views(dtype):
-    """Whether the engine for records of ``dtype`` was registered with ``whole_views=True``."""
-    return any(registered == dtype for registered in _WHOLE_VIEWS)
 
 
 def engine_function(dtype, name):
@@ -138,23 +115,6 @@ def game_playout_value(state, values):
 def game_has_playout_value(state):
     """Whether the engine estimates playouts (a constant once compiled; see game_playout_value)."""
     return engine_function(state.dtype, "playout_value") is not None
-
-
-def game_whole_views(state):
-    """Whether the engine writes every entry of its views (a constant once compiled)."""
-    return writes_whole_views(state.dtype)
-
-
-def game_observe_seats(state, out):
-    """Every seat's observation into ``out[seat]`` (arriving zeroed unless the engine writes whole
-    views): the engine's ``observe_seats`` if it has one, else ``observe`` seat by seat."""
-    fn = engine_function(state.dtype, "observe_seats")
-    if fn is not None:
-        fn(state, out)
-    else:
-        observe = engine_function(state.dtype, "observe")
-        for seat in range(out.shape[0]):
-            observe(state, seat, out[seat])
 
 
 def _resolve(state_type, name):
@@ -224,27 +184,6 @@ def _game_has_playout_value(state):
     if isinstance(state, types.Record):
         has = engine_function(state.dtype, "playout_value") is not None
         return lambda state: has
-
-
-@overload(game_whole_views)
-def _game_whole_views(state):
-    if isinstance(state, types.Record):
-        whole = writes_whole_views(state.dtype)
-        return lambda state: whole
-
-
-@overload(game_observe_seats)
-def _game_observe_seats(state, out):
-    if isinstance(state, types.Record):
-        fn = engine_function(state.dtype, "observe_seats")
-        if fn is not None:
-            return lambda state, out: fn(state, out)
-        observe = _resolve(state, "observe")
-
-        def each_seat(state, out):
-            for seat in range(out.shape[0]):
-                observe(state, seat, out[seat])
-        return each_seat
 
 
 def registered_game(env_id):

@@ -12,8 +12,7 @@ Seats read from a record are cast with ``int()`` before they reach an engine: un
 import numpy as np
 from numba import njit, prange
 
-from .game import (game_check_state, game_determinize, game_legal_mask, game_observe, game_observe_seats, game_reset,
-                   game_step, game_whole_views)
+from .game import game_check_state, game_determinize, game_legal_mask, game_observe, game_reset, game_step
 from .rng import choice, derive_seed, seed_rng
 
 
@@ -36,18 +35,16 @@ def apply_step(state, action):
 
 @njit(cache=True)
 def fill_view(state, seat, obs, mask):
-    """Write ``seat``'s observation and legal-action mask (zeroed first unless the engine writes
-    whole views: see :mod:`envs.core.game`)."""
-    if not game_whole_views(state):
-        obs[:] = 0.0
+    """Write ``seat``'s observation and legal-action mask."""
+    obs[:] = 0.0
+    mask[:] = 0
     game_observe(state, seat, obs)
-    fill_mask(state, seat, mask)
+    game_legal_mask(state, seat, mask)
 
 
 @njit(cache=True)
 def fill_mask(state, seat, mask):
-    if not game_whole_views(state):
-        mask[:] = 0
+    mask[:] = 0
     game_legal_mask(state, seat, mask)
 
 
@@ -204,12 +201,8 @@ def _view_turn(state, obs, mask):
 
 @njit(cache=True)
 def _view_seats(state, obs, masks):
-    """Every seat's view (``obs[seat]``, ``masks[seat]``), the observations in one engine call."""
-    if not game_whole_views(state):
-        obs[:] = 0.0
-    game_observe_seats(state, obs)
     for seat in range(obs.shape[0]):
-        fill_mask(state, seat, masks[seat])
+        fill_view(state, seat, obs[seat], masks[seat])
 
 
 @njit(cache=True, parallel=True)

@@ -2195,10 +2195,7 @@ def hints(states, viewer, out_hint, out_ways):
 
 @njit(cache=True)
 def legal_mask(state, seat, mask):
-    """Every entry of ``mask`` (whole_views): the seat's row of the cached masks, zero when over."""
     if state.terminal or seat >= state.num_players:
-        for a in range(NUM_ACTIONS):
-            mask[a] = 0
         return
     for a in range(NUM_ACTIONS):
         mask[a] = state.mask[seat, a]
@@ -2665,50 +2662,13 @@ def _write_card(out, o, card, front):
         out[o + k] = row[k]
 
 
-# The observation's sections that are the same for every seat (written once by observe_seats and
-# copied to the other seats), as (start, end) offsets; the rest depend on the seat.
-PUBLIC_SECTIONS = np.array([(LAYOUT.offset(name), LAYOUT.offset(name) + int(np.prod(LAYOUT.shape(name))))
-                            for name in ("chapter", "labels", "clock", "counts", "nazi_status", "stacks", "dice",
-                                         "cards")], np.int64)
-assert LABEL_FLAGS.shape[0] == D.NUM_LABELS
-
-
 @njit(cache=True)
 def observe(state, seat, out):
-    """``seat``'s observation. Writes every entry of ``out`` (the engine is registered with
-    whole_views): what a zeroed vector would keep at 0 is written as 0."""
-    pooled = _observe_public(state, out)
-    _observe_seat(state, seat, out, pooled)
-
-
-@njit(cache=True)
-def observe_seats(state, out):
-    """Every seat's observation (``out[seat]``): the seat-independent sections are written once,
-    for seat 0, and copied to the others."""
-    pooled = _observe_public(state, out[0])
-    _observe_seat(state, 0, out[0], pooled)
-    for seat in range(1, out.shape[0]):
-        row = out[seat]
-        for k in range(PUBLIC_SECTIONS.shape[0]):
-            for j in range(PUBLIC_SECTIONS[k, 0], PUBLIC_SECTIONS[k, 1]):
-                row[j] = out[0, j]
-        _observe_seat(state, seat, row, pooled)
-
-
-@njit(cache=True, inline="always")
-def _zero(out, start, n):
-    for j in range(start, start + n):
-        out[j] = 0.0
-
-
-@njit(cache=True, inline="always")
-def _observe_public(state, out):
-    """Every entry of the sections in PUBLIC_SECTIONS; returns the cards each seat has laid in
-    pools (see :func:`_write_cards`)."""
-    _zero(out, O_CHAPTER, D.NUM_CHAPTERS)
+    num = int(state.num_players)
     out[O_CHAPTER + int(state.chapter) - 1] = 1.0
-    for i in range(D.NUM_LABELS):
-        out[O_LABELS + i] = 1.0 if state.labels & LABEL_FLAGS[i] else 0.0
+    for i in range(LABEL_FLAGS.shape[0]):
+        if state.labels & LABEL_FLAGS[i]:
+            out[O_LABELS + i] = 1.0
     out[O_CLOCK] = max(0, D.CHAPTER_SECONDS - state.clock) / D.CHAPTER_SECONDS
     out[O_CLOCK + 1] = min(1.0, (state.clock - state.last_nazi) / D.NAZI_EVERY[1])
     out[O_CLOCK + 2] = 1.0 if state.nazi_stack_len == 0 else 0.0
@@ -2718,49 +2678,27 @@ def _observe_public(state, out):
     out[O_COUNTS + 2] = min(face_up_count(state), D.LOSE_FACE_UP) / D.LOSE_FACE_UP
     out[O_COUNTS + 3] = state.bib_count / NUM_ARG
     out[O_COUNTS + 4] = state.bib_talent_count / NUM_ARG
-    for nazi in range(D.NUM_NAZIS):
-        o = O_NAZI_STATUS + nazi * 4
-        _zero(out, o, 3)
-        out[o + int(state.nazi_at[nazi])] = 1.0
-        out[o + 3] = state.nasty[nazi]
-    pooled = _write_cards(state, out)
-    for s in range(D.RUN_OUT_STACKS):
-        o = O_STACKS + s * (1 + F_CARD)
-        if s < state.num_stacks and state.stack_len[s] > 0:
-            out[o] = state.stack_len[s] / NUM_ARG
-            _write_card(out, o + 1, state.stack[s, state.stack_len[s] - 1], False)
-        else:
-            _zero(out, o, 1 + F_CARD)
-    for k in range(D.NUM_DICE):
-        o = O_DICE + k * 10
-        _zero(out, o, 10)
-        out[o + int(state.die_value[k]) - 1] = 1.0
-        out[o + 6 + int(state.die_status[k])] = 1.0
-    return pooled
-
-
-@njit(cache=True, inline="always")
-def _observe_seat(state, seat, out, pooled):
-    """Every entry of the sections that depend on ``seat``: the Nazi slots and the relative seats."""
-    num = int(state.num_players)
     for slot in range(NUM_SLOTS):
         nazi = nazi_in_slot(state, slot)
         if nazi >= 0:
             _write_nazi(state, seat, nazi, out, O_NAZI_SLOTS + slot * F_NAZI)
-        else:
-            _zero(out, O_NAZI_SLOTS + slot * F_NAZI, F_NAZI)
-    for rel in range(MAX_PLAYERS):
-        if rel < num:
-            other = _seat_after(seat, rel, num)
-            _write_seat(state, seat, other, rel, out, pooled >> (8 * other) & 0xFF)
-        else:
-            out[O_BUSY + rel] = 0.0
-            _zero(out, O_SEATS + rel * F_SEAT, F_SEAT)
-            _zero(out, O_HANDS + rel * HAND * F_CARD, HAND * F_CARD)
-            _zero(out, O_HOLDER_KNOWS + rel * HAND, HAND)
-            _zero(out, O_OFFERS + rel * 8, 8)
-            _zero(out, O_OFFERED + rel * F_CARD, F_CARD)
-            _zero(out, O_TALENT + rel * (1 + F_CARD), 1 + F_CARD)
+    for nazi in range(D.NUM_NAZIS):
+        o = O_NAZI_STATUS + nazi * 4
+        out[o + int(state.nazi_at[nazi])] = 1.0
+        out[o + 3] = state.nasty[nazi]
+    pooled = _write_cards(state, out)
+    for rel in range(num):
+        other = _seat_after(seat, rel, num)
+        _write_seat(state, seat, other, rel, out, pooled >> (8 * other) & 0xFF)
+    for s in range(state.num_stacks):
+        o = O_STACKS + s * (1 + F_CARD)
+        out[o] = state.stack_len[s] / NUM_ARG
+        if state.stack_len[s] > 0:
+            _write_card(out, o + 1, state.stack[s, state.stack_len[s] - 1], False)
+    for k in range(D.NUM_DICE):
+        o = O_DICE + k * 10
+        out[o + int(state.die_value[k]) - 1] = 1.0
+        out[o + 6 + int(state.die_status[k])] = 1.0
 
 
 @njit(cache=True, inline="always")
@@ -2770,13 +2708,14 @@ def _write_cards(state, out):
     pooled = np.int64(0)
     for card in range(NUM_ARG):
         loc = state.card_loc[card]
-        o = O_CARDS + card * 4
-        out[o] = 1.0 if loc == LOC_BIB else 0.0
-        out[o + 1] = 1.0 if loc == LOC_POOL else 0.0
-        out[o + 2] = 1.0 if loc == LOC_DISCARD else 0.0
-        out[o + 3] = state.from_talent[card] if loc == LOC_BIB else 0.0
-        if loc == LOC_POOL:
+        if loc == LOC_BIB:
+            out[O_CARDS + card * 4] = 1.0
+            out[O_CARDS + card * 4 + 3] = state.from_talent[card]
+        elif loc == LOC_POOL:
+            out[O_CARDS + card * 4 + 1] = 1.0
             pooled += np.int64(1) << (8 * int(state.card_seat[card]))
+        elif loc == LOC_DISCARD:
+            out[O_CARDS + card * 4 + 2] = 1.0
     return pooled
 
 
@@ -2787,7 +2726,6 @@ def _write_nazi(state, seat, nazi, out, o):
     allowed, banned, _ = nazi_rules(state, nazi)
     out[o] = 1.0
     out[o + 1] = iq / 23.0
-    _zero(out, o + 2, 5)
     out[o + 2 + (NASTY_KIND[nazi] if state.nasty[nazi] else 0)] = 1.0
     for c in range(D.NUM_COLOURS):
         out[o + 7 + c] = (allowed >> c) & 1
@@ -2795,23 +2733,21 @@ def _write_nazi(state, seat, nazi, out, o):
         out[o + 11 + v - 1] = (banned >> v) & 1
     out[o + 17] = state.pool_fixed[nazi] / 23.0
     out[o + 18] = max(0, iq - state.pool_fixed[nazi]) / 23.0
-    _zero(out, o + 19, 10)
     for rel in range(num):
         other = _seat_after(seat, rel, num)
         out[o + 19 + rel] = state.contrib[nazi, other]
         out[o + 24 + rel] = state.contrib_value[nazi, other] / 23.0
-    readings = state.pool_readings[nazi]  # (Maria laid here)
-    for v in range(24):
-        out[o + 29 + v] = (readings >> v) & 1
+    if state.pool_readings[nazi]:  # (Maria laid here)
+        for v in range(24):
+            out[o + 29 + v] = (state.pool_readings[nazi] >> v) & 1
 
 
 @njit(cache=True, inline="always")
 def _write_seat(state, seat, other, rel, out, pooled):
     """``other``'s seat, hand, offer and talent space as ``seat`` sees them (``pooled``: the cards
-    ``other`` has laid in pools), every entry of them."""
+    ``other`` has laid in pools)."""
     out[O_BUSY + rel] = min(1.0, max(0, state.busy_until[other] - state.clock) / 30.0)
     o = O_SEATS + rel * F_SEAT
-    _zero(out, o, F_SEAT)
     out[o] = 1.0
     out[o + 1 + int(state.character[other])] = 1.0
     out[o + 9] = state.talent_ready[other]
@@ -2828,27 +2764,19 @@ def _write_seat(state, seat, other, rel, out, pooled):
         if card >= 0:
             _write_card(out, O_HANDS + (rel * HAND + i) * F_CARD, card, shown >> i & 1)
             out[O_HOLDER_KNOWS + rel * HAND + i] = holder_knows >> i & 1
-        else:
-            _zero(out, O_HANDS + (rel * HAND + i) * F_CARD, F_CARD)
-            out[O_HOLDER_KNOWS + rel * HAND + i] = 0.0
     target = state.offer_to[other]
-    o = O_OFFERS + rel * 8
-    _zero(out, o, 8)
     if target >= 0:
+        o = O_OFFERS + rel * 8
         out[o + _seat_after(int(target), int(state.num_players) - other, int(state.num_players)) - 1] = 1.0
         for i in range(HAND):
             if state.hand[other, i] == state.offer_card[other]:
                 out[o + 4 + i] = 1.0
-    if target >= 0 and target == seat:
-        _write_card(out, O_OFFERED + rel * F_CARD, state.offer_card[other], True)
-    else:
-        _zero(out, O_OFFERED + rel * F_CARD, F_CARD)
+        if target == seat:
+            _write_card(out, O_OFFERED + rel * F_CARD, state.offer_card[other], True)
     o = O_TALENT + rel * (1 + F_CARD)
     out[o] = state.talent_len[other] / D.HERTA_TALENT_CARDS
     if state.talent_len[other] > 0:
         _write_card(out, o + 1, state.talent[other, state.talent_len[other] - 1], False)
-    else:
-        _zero(out, o + 1, F_CARD)
 
 
 # ==== determinize (for search agents) ==========================================================
@@ -3399,4 +3327,4 @@ def playout_value(state, values):
 
 
 register_engine(STATE, reset=reset, legal_mask=legal_mask, step=step, observe=observe, determinize=determinize,
-                check_state=check_state, playout_value=playout_value, observe_seats=observe_seats, whole_views=True)
+                check_state=check_state, playout_value=playout_value)
