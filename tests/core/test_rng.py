@@ -82,6 +82,22 @@ def test_choice_picks_only_nonzero_entries_uniformly():
     assert choice(rec[0], np.zeros(4, np.int8)) == -1
 
 
+def test_choice_is_the_kth_nonzero_entry_for_k_drawn_by_randint():
+    """choice searches by blocks of entries; it must pick what a scan one entry at a time picks
+    (the k-th non-zero entry, k = randint(count)), or every seeded trajectory would change."""
+    rng = np.random.default_rng(0)
+    mine, ref = np.zeros(1, RNG), np.zeros(1, RNG)
+    seed_rng(mine[0], 11)
+    seed_rng(ref[0], 11)
+    for _ in range(2000):
+        size = int(rng.integers(1, 600))
+        mask = (rng.random(size) < rng.random() ** 3).astype(np.int8) * rng.integers(1, 4, size).astype(np.int8)
+        nonzero = np.flatnonzero(mask)
+        expected = nonzero[randint(ref[0], len(nonzero))] if len(nonzero) else -1
+        assert choice(mine[0], mask) == expected
+        assert mine["rng"][0] == ref["rng"][0]
+
+
 def test_randrange_includes_both_ends():
     rec = np.zeros(1, RNG)
     seed_rng(rec[0], 2)
