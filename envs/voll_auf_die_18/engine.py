@@ -710,6 +710,25 @@ def _multiset_sums(counts, out):
 
 
 @njit(cache=True)
+def _dice_sums(faces, fewest, most):
+    """Krapotke's sums of k dice, fewest <= k <= most, as a bitmask: k equal faces or a straight of
+    k faces, each face from ``faces`` (a bitmask of values 1-5)."""
+    sums = np.int64(0)
+    for k in range(fewest, most + 1):
+        for v in range(1, 6):
+            if faces >> v & 1:
+                sums |= np.int64(1) << (k * v)
+        for start in range(1, 6 - k + 2):
+            total, ok = 0, True
+            for v in range(start, start + k):
+                ok = ok and (faces >> v & 1) != 0
+                total += v
+            if ok:
+                sums |= np.int64(1) << total
+    return sums
+
+
+@njit(cache=True)
 def pooled_values(kind, talented, counts, half_counts, dice_ok, banned_values):
     """The values character ``kind`` could reach at a Nazi if it could pick any of the Arguments
     left in the game: ``counts[colour, value]`` of the Arguments the Nazi accepts, ``half_counts[h]``
@@ -810,31 +829,9 @@ def pooled_values(kind, talented, counts, half_counts, dice_ok, banned_values):
         for v in range(1, 6):  # a 6 is blocked, never used
             if not (banned_values >> v & 1):
                 faces |= 1 << v
-        for k in range(2, dice + 1):
-            for v in range(1, 6):
-                if faces >> v & 1:
-                    reach |= np.int64(1) << (k * v)
-            for start in range(1, 6 - k + 2):
-                total, ok = 0, True
-                for v in range(start, start + k):
-                    ok = ok and (faces >> v & 1) != 0
-                    total += v
-                if ok:
-                    reach |= np.int64(1) << total
+        reach |= _dice_sums(faces, 2, dice)
         if talented and dice >= 3:
-            smaller = np.int64(0)
-            for k in range(1, dice):
-                for v in range(1, 6):
-                    if faces >> v & 1:
-                        smaller |= np.int64(1) << (k * v)
-                for start in range(1, 6 - k + 2):
-                    total, ok = 0, True
-                    for v in range(start, start + k):
-                        ok = ok and (faces >> v & 1) != 0
-                        total += v
-                    if ok:
-                        smaller |= np.int64(1) << total
-            reach |= _shift_by(smaller, faces)
+            reach |= _shift_by(_dice_sums(faces, 1, dice - 1), faces)
     return reach & ((np.int64(1) << MAX_VALUE) - 1)
 
 
