@@ -146,11 +146,15 @@ def test_without_communication_the_blocks_ignore_the_hidden_hands():
 
 
 def test_blind_trust_blocks_ignore_the_seats_own_unknown_fronts():
-    env = table(num_players=3, chapter=10, seed=4, observe_hints=True)
-    r = rec(env)
-    assert r["character"][0] == D.GOD and r["character"][1] != D.GOD
+    """Seat 1 does not know its own fronts (R1 + R5 would convince the 6); God (seat 0) sees them."""
+    env = table(num_players=2, chapter=10, characters=["god", "kangaroo"], observe_hints=True)
+    arrange(env, hands={0: ["Y2", "B3", "G4", "Y6"], 1: ["R1", "R5", "Y3", "B6"]}, nazis={1: 6})
+    assert rec(env)["labels"] & D.L_BLIND and not rec(env)["hand_known"][1].any()
+    gods = hint_views(env, 0)["hint_slots"][1]
+    assert gods[2 + 1] == 1 and gods[2 + E.MAX_PLAYERS + 1] == 0.5, "God's hint: seat 1 lays R1 + R5"
     before = hint_views(env, 1)
-    exchange_fronts(env, 1)
+    assert before["hint_slots"][1, 1] == 1 and not before["hint_slots"][:, 2].any(), "a hint without her own cards"
+    assert exchange_fronts(env, 1) > 0
     after = hint_views(env, 1)
     assert all(np.array_equal(before[b], after[b]) for b in HINT_BLOCKS)
 
