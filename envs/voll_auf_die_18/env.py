@@ -49,11 +49,11 @@ way round) and, in Blind Trust, everyone's but God's; the backs of all. Nobody s
 the order of the stacks. ``infos[agent]["hints"]`` (``hints=True``) holds, per Nazi slot, one
 exact team argumentation the seat can know of (hand-slot subsets per relative seat, 0: none) and
 ``infos[agent]["ways"]`` how many there are; ``observe_hints=True`` writes the same into the
-observation (blocks ``hint_slots`` and ``hint_argue``, the last two: they are always there, all zero
-without the option, so a policy's input has one size whatever the options). ``infos[agent]["end_reason"]`` is why the game
-ended, an int code named by ``engine.END_REASON_NAMES``: 0 while it runs, then won, 5 Nazis face
-up, time ran out, or one of the ways to run out of Arguments that the engine recognises the moment
-they are certain. Infos hold numbers and arrays only, the same keys at every step.
+observation (blocks ``hint_slots`` and ``hint_argue``, the last two: they are always there, all
+zero without the option, so a policy's input has one size whatever the options).
+``infos[agent]["end_reason"]`` is why the game ended, an int code named by
+``engine.END_REASON_NAMES``: 0 while it runs, then won, 5 Nazis face up, time ran out, or one of
+the ways to run out of Arguments that the engine recognises the moment they are certain. Infos hold numbers and arrays only, the same keys at every step.
 
 Options (besides ``num_players``, ``max_cycles``, ``illegal_action``, ``render_mode``):
 ``chapter`` (1-18, 19 random; default 1), ``seconds_per_step`` (1-60, default 3),
