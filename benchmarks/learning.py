@@ -74,7 +74,7 @@ def measure(env_id, players, minutes, games, seed):
     """Train, then the final numbers of one game (see the module docstring) for the run's best
     policy (training.selfplay keeps it as best.zip: the best of its evaluations)."""
     from agents.policy import load_model
-    from training.policy_eval import policy_strength
+    from training.policy_eval import policy_strength, trained_observation
     from training.vector_env import SnapshotPolicy
 
     out = pathlib.Path("runs/learning") / run_name(env_id, players)
@@ -82,7 +82,7 @@ def measure(env_id, players, minutes, games, seed):
     best = json.loads((out / "best.json").read_text())
     saved = json.loads((out / "args.json").read_text())
     policy = SnapshotPolicy(load_model(out / "best.zip").policy)
-    config = {"num_players": players}
+    config = {"num_players": players, **trained_observation(out / "best.zip", env_id)}  # (shaping: training only)
     row = {"players": players, "timesteps": int(model.num_timesteps), "minutes": round(trained, 1),
            "command": command, "history": history, "evaluated_timesteps": best["timesteps"],
            "pool_weights": saved["pool_weights"], "policy_head": saved.get("policy_head", "flat")}

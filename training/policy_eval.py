@@ -157,6 +157,19 @@ def trained_players(model_path, env_id):
     return saved.get("players") if isinstance(saved, dict) and saved.get("env_id") == env_id else None
 
 
+def trained_observation(model_path, env_id):
+    """The options of the run ``model_path`` comes from that change what a seat observes
+    (``Option.observation``, kept in its ``args.json`` by training.selfplay), if it is a run of
+    ``env_id``: a policy trained with them reads their blocks, which are zero without them."""
+    try:
+        saved = json.loads((pathlib.Path(model_path).parent / "args.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(saved, dict) or saved.get("env_id") != env_id or not isinstance(saved.get("env_config"), dict):
+        return {}
+    return envs.game_of(env_id).observation_options(saved["env_config"])
+
+
 def main(argv=None):
     """``python -m training.policy_eval <env_id> <model.zip>``: a saved policy's batched win rates
     against random and heuristic opponents (the numbers training.selfplay's evaluations and
@@ -185,7 +198,7 @@ def main(argv=None):
     except ValueError as error:
         parser.error(str(error))
     players = args.players or trained_players(args.model, args.env_id) or envs.game_of(args.env_id).default_players
-    config = {"num_players": players}
+    config = {"num_players": players, **trained_observation(args.model, args.env_id)}
     try:
         model = load_model(args.model)
         check_fits(model, args.env_id)

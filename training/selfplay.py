@@ -19,7 +19,9 @@ Backends:
 
 Hyperparameters come from the game's preset (:mod:`training.presets`, listed in the README);
 every flag given overrides its preset value. Shaping rewards of the preset apply to training only
-(``--no-shaping`` drops them): evaluation always plays the real game.
+(``--no-shaping`` drops them): evaluation always plays the real game. Options of the preset that
+change what a seat observes (``Option.observation``, e.g. Voll auf die 18's ``observe_hints``)
+apply to training, cloning and evaluation alike: the policy reads the observation it learned on.
 
 Every ``--eval-every`` steps the policy plays ``--eval-games`` games against random players and
 against heuristic agents (the cooperative game: the policy in every seat, one team success
@@ -541,8 +543,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         args.pool_weights = _weights(parser, args.pool_weights)
     _apply_preset(parser, args)
     players = {"num_players": args.players} if args.players else {}
-    args.eval_config = players
-    args.config = players | ({} if args.no_shaping else args.env_config)
+    observing = game.observation_options(args.env_config)  # what the policy reads: evaluated as trained
+    args.eval_config = players | observing
+    args.config = players | (observing if args.no_shaping else args.env_config)
     try:
         game.validate(dict(args.config))
     except ValueError as error:

@@ -220,12 +220,16 @@ class Option:
 
     ``choices`` lists every allowed value; for a range give ``check`` instead, a function that
     returns an error message for a bad value (or None) and ``describe`` for the error text.
+    ``observation``: the option changes what a seat observes (not the rules nor the rewards), so a
+    policy trained with it must be evaluated with it too (training keeps such options everywhere,
+    where shaping options are for training only: :meth:`Game.observation_options`).
     """
 
     default: Any
     doc: str
     choices: tuple | None = None
     check: Callable[[Any], str | None] | None = None
+    observation: bool = False
 
     def validate(self, name, value):
         if self.choices is not None and not any(_same_value(value, c) for c in self.choices):
@@ -352,6 +356,11 @@ class Game:
         if check is not None:
             check(full)
         return full
+
+    def observation_options(self, config):
+        """The options of ``config`` that change what a seat observes (``Option.observation``)."""
+        known = self.all_options()
+        return {name: value for name, value in config.items() if name in known and known[name].observation}
 
     def make_config(self, config):
         """The engine's config record (a length-1 array) for a validated configuration."""

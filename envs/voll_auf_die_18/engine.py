@@ -100,7 +100,7 @@ NUM_ACTIONS = A_TELL + 4
 STATE = state_dtype([
     # chapter and options (copied from the config at reset)
     ("chapter", np.int8), ("labels", np.int16), ("nasty_groups", np.int8), ("communication", np.int8),
-    ("seconds_per_step", np.int16), ("shaping", np.int8), ("num_stacks", np.int8),
+    ("seconds_per_step", np.int16), ("shaping", np.int8), ("observe_hints", np.int8), ("num_stacks", np.int8),
     ("character", np.int8, (MAX_PLAYERS,)),
     # Arguments (and the two Razupaltuff cards, ids 99 and 100)
     ("card_loc", np.int8, (NUM_CARDS,)), ("card_seat", np.int8, (NUM_CARDS,)),
@@ -134,7 +134,7 @@ STATE = state_dtype([
 
 CONFIG = config_dtype([
     ("chapter", np.int8), ("seconds_per_step", np.int16), ("communication", np.int8),
-    ("characters", np.int8, (MAX_PLAYERS,)), ("shaping", np.int8),
+    ("characters", np.int8, (MAX_PLAYERS,)), ("shaping", np.int8), ("observe_hints", np.int8),
     ("chapter19_seed", np.int64), ("bib_start", np.int8), ("timing", np.int8),
     ("action_seconds", np.int16, (len(D.ACTION_SECONDS),)),
 ])
@@ -144,6 +144,8 @@ CONFIG = config_dtype([
 F_CARD = 31   # present, front known, Razupaltuff, colour(4), value(6), half digit(7), condition kind(4), counts(7)
 F_NAZI = 53
 F_SEAT = 12
+F_HINT = 2 + 2 * MAX_PLAYERS  # ways, a hint exists, per relative seat: takes part, its cards
+HINT_WAYS_BITS = 15.0         # ways are capped at 32767 < 2**15: log2(1 + ways) / 15 lies in [0, 1]
 LAYOUT = Layout(
     ("chapter", D.NUM_CHAPTERS, 0, 1, "one-hot chapter 1..19"),
     ("labels", D.NUM_LABELS, 0, 1, "the chapter's labels (flags, order of data.LABEL_NAMES)"),
@@ -172,6 +174,13 @@ LAYOUT = Layout(
     ("holder_knows", (MAX_PLAYERS, HAND), 0, 1,
      "per relative seat and hand slot: its holder knows the card's front (Blind Trust: once told)"),
     ("busy", MAX_PLAYERS, 0, 1, "per relative seat: seconds it is still busy with its last action / 30 (capped)"),
+    # (last, and all zero without the option: the blocks above keep their offsets and values)
+    ("hint_slots", (NUM_SLOTS, F_HINT), 0, 1,
+     "``observe_hints`` only (else 0): per Nazi slot, the team argumentation this seat can know of "
+     "(engine.hints): log2(1 + ways)/15, a hint exists, per relative seat: takes part (5), its cards/4 (5)"),
+    ("hint_argue", NUM_SLOTS * NUM_SUBSETS, 0, 1,
+     "``observe_hints`` only (else 0): per argue action 1-55 (slot * 11 + subset), 1 if it lays this "
+     "seat's part of the hint at that slot"),
 )
 O_CHAPTER, O_LABELS, O_CLOCK, O_COUNTS = (LAYOUT.offset(n) for n in ("chapter", "labels", "clock", "counts"))
 O_NAZI_SLOTS, O_NAZI_STATUS, O_SEATS, O_HANDS = (LAYOUT.offset(n) for n in ("nazi_slots", "nazi_status", "seats",
@@ -179,6 +188,7 @@ O_NAZI_SLOTS, O_NAZI_STATUS, O_SEATS, O_HANDS = (LAYOUT.offset(n) for n in ("naz
 O_OFFERS, O_OFFERED, O_STACKS, O_TALENT = (LAYOUT.offset(n) for n in ("offers", "offered_to_me", "stacks",
                                                                       "talent_spaces"))
 O_DICE, O_CARDS, O_HOLDER_KNOWS, O_BUSY = (LAYOUT.offset(n) for n in ("dice", "cards", "holder_knows", "busy"))
+O_HINT_SLOTS, O_HINT_ARGUE = LAYOUT.offset("hint_slots"), LAYOUT.offset("hint_argue")
 LABEL_FLAGS = np.array([flag for flag, _ in D.LABEL_NAMES], np.int64)
 
 # Data tables as module constants (numba freezes them), int64 so that arithmetic on them behaves
@@ -221,6 +231,7 @@ def make_config(config):
         for seat, name in enumerate(config["characters"]):
             record["characters"][0, seat] = D.CHARACTER_IDS.index(name)
     record["shaping"] = int(config["reward_shaping"])
+    record["observe_hints"] = int(config["observe_hints"])
     record["chapter19_seed"] = -1 if config["chapter19_seed"] is None else config["chapter19_seed"]
     record["bib_start"] = -1 if config["bib_start"] is None else config["bib_start"]
     record["timing"] = TIMING_TABLE if config["timing"] == "table" else TIMING_STEP
@@ -1741,6 +1752,7 @@ def reset(state, config, seed):
     state.timing = config.timing
     state.action_seconds[:] = config.action_seconds
     state.shaping = config.shaping
+    state.observe_hints = config.observe_hints
     if state.chapter == 19:
         _chapter19(state, config)
     else:
@@ -2147,11 +2159,18 @@ def _refresh_seat(state, seat, row, bib, bib_count, pooled):
 
 @njit(cache=True)
 def hints(states, viewer, out_hint, out_ways):
+    """:func:`team_hints` of the record in the length-1 array ``states`` (numba takes an array
+    from Python cheaply): for the env's ``infos``."""
+    team_hints(states[0], viewer, out_hint, out_ways)
+
+
+@njit(cache=True)
+def team_hints(state, viewer, out_hint, out_ways):
     """For ``viewer``: per Nazi slot one exact team argumentation among the hands whose fronts it
     knows, with the fewest new members (``out_hint[slot, relative seat]``: the hand-slot subset that
-    seat lays, 0: none), and how many there are (``out_ways[slot]``). For the env's ``infos``; the
-    record is the length-1 array ``states``."""
-    state = states[0]
+    seat lays, 0: none; ``out_hint`` has at least ``num_players`` columns), and how many there are
+    (``out_ways[slot]``, capped at 32767). The env's ``infos`` and the observation's hint blocks
+    (``observe_hints``) both come from here."""
     num = int(state.num_players)
     for slot in range(NUM_SLOTS):
         out_ways[slot] = 0
@@ -2696,6 +2715,32 @@ def observe(state, seat, out):
         o = O_DICE + k * 10
         out[o + int(state.die_value[k]) - 1] = 1.0
         out[o + 6 + int(state.die_status[k])] = 1.0
+    if state.observe_hints:
+        _write_hints(state, seat, out)
+
+
+@njit(cache=True)
+def _write_hints(state, seat, out):
+    """The hint blocks: :func:`team_hints` for ``seat`` (so only what it can know), per slot and,
+    for its own part, as the argue action that lays it, where a pointer head can read it per action."""
+    num = int(state.num_players)
+    hint = np.zeros((NUM_SLOTS, MAX_PLAYERS), np.int8)
+    ways = np.zeros(NUM_SLOTS, np.int16)
+    team_hints(state, seat, hint, ways)
+    for slot in range(NUM_SLOTS):
+        if ways[slot] == 0:
+            continue
+        o = O_HINT_SLOTS + slot * F_HINT
+        out[o] = np.log2(1.0 + ways[slot]) / HINT_WAYS_BITS
+        for rel in range(num):
+            subset = int(hint[slot, rel])
+            if subset:
+                out[o + 1] = 1.0
+                out[o + 2 + rel] = 1.0
+                out[o + 2 + MAX_PLAYERS + rel] = _popcount(subset) / HAND
+        mine = int(hint[slot, 0])
+        if mine:
+            out[O_HINT_ARGUE + slot * NUM_SUBSETS + int(SUBSET_INDEX[mine])] = 1.0
 
 
 @njit(cache=True, inline="always")
@@ -2892,6 +2937,7 @@ def _resample_signals(state):
 STATE_BOUNDS = {
     "chapter": (1, D.NUM_CHAPTERS), "labels": (0, (1 << D.NUM_LABELS) - 1), "nasty_groups": (0, D.G_EVERY),
     "communication": (COMM_FULL, COMM_NONE), "seconds_per_step": (1, 60), "shaping": (0, 1),
+    "observe_hints": (0, 1),
     "num_stacks": (D.STACKS, D.RUN_OUT_STACKS), "character": (-1, D.NUM_CHARACTERS - 1),
     "card_loc": (LOC_NONE, LOC_DISCARD), "card_seat": (-1, MAX_PLAYERS - 1), "card_nazi": (-1, D.NUM_NAZIS - 1),
     "from_talent": (0, 1), "stack": (-1, NUM_ARG - 1), "stack_len": (0, NUM_ARG), "hand": (-1, NUM_CARDS - 1),

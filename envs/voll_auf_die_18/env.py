@@ -6,7 +6,7 @@
 | Actions | Discrete(509), every seat every step |
 | API | Parallel (``parallel_env()``: every seat acts in every step) and AEC (``env()``, ``raw_env()``: within each step the seats act one after another, and the step is played when the last has acted) |
 | Agents | ``player_0`` .. ``player_{n-1}``, n = 2..5 |
-| Observation | ``{"observation": float32[2033], "action_mask": int8[509]}`` |
+| Observation | ``{"observation": float32[OBS_SIZE], "action_mask": int8[509]}`` |
 
 Everyone plays at once against the clock: the chapter lasts 18 minutes, a new Nazi turns up every
 33-45 s, and each env step is one moment of ``seconds_per_step`` seconds in which every seat takes
@@ -48,16 +48,18 @@ spend a step telling her (``tell``), and cards she draws later are unknown to he
 way round) and, in Blind Trust, everyone's but God's; the backs of all. Nobody sees
 the order of the stacks. ``infos[agent]["hints"]`` (``hints=True``) holds, per Nazi slot, one
 exact team argumentation the seat can know of (hand-slot subsets per relative seat, 0: none) and
-``infos[agent]["ways"]`` how many there are. ``infos[agent]["end_reason"]`` is why the game
-ended, an int code named by ``engine.END_REASON_NAMES``: 0 while it runs, then won, 5 Nazis face
-up, time ran out, or one of the ways to run out of Arguments that the engine recognises the moment
-they are certain. Infos hold numbers and arrays only, the same keys at every step.
+``infos[agent]["ways"]`` how many there are; ``observe_hints=True`` writes the same into the
+observation (blocks ``hint_slots`` and ``hint_argue``, the last two: they are always there, all
+zero without the option, so a policy's input has one size whatever the options).
+``infos[agent]["end_reason"]`` is why the game ended, an int code named by
+``engine.END_REASON_NAMES``: 0 while it runs, then won, 5 Nazis face up, time ran out, or one of
+the ways to run out of Arguments that the engine recognises the moment they are certain. Infos hold numbers and arrays only, the same keys at every step.
 
 Options (besides ``num_players``, ``max_cycles``, ``illegal_action``, ``render_mode``):
 ``chapter`` (1-18, 19 random; default 1), ``seconds_per_step`` (1-60, default 3),
 ``communication`` ("full" | "none"), ``characters`` (None or one name per seat: kangaroo,
 kleinkuenstler, friedrich_wilhelm, otto_von, maria, krapotke, god, herta), ``reward_shaping``
-(False), ``hints`` (True), ``chapter19_seed`` (None: a new random chapter every game),
+(False), ``hints`` (True), ``observe_hints`` (False), ``chapter19_seed`` (None: a new random chapter every game),
 ``bib_start`` (None: 8/3/2/1 open Bib cards for 2/3/4/5 players), ``timing`` ("table": an action
 keeps its seat busy for as long as it takes at the table, ``data.ACTION_SECONDS`` times the pace;
 "step": every action takes one step), ``pace`` (None: ``data.TABLE_PACE``, 0.5/2/3/4 for 2/3/4/5
@@ -194,6 +196,9 @@ OPTIONS = {
                          check=_check_characters),
     "reward_shaping": Option(False, "also reward +1/18 per Nazi convinced", choices=(False, True)),
     "hints": Option(True, "put the argument search's hints into infos", choices=(False, True)),
+    "observe_hints": Option(False, "write the hints (for the observing seat, as infos['hints']) into the "
+                                   "observation's hint_slots and hint_argue blocks (False: they stay 0)",
+                            choices=(False, True), observation=True),
     "chapter19_seed": Option(None, "chapter 19: None draws a new random chapter each game; an int fixes it",
                              check=_check_seed),
     "bib_start": Option(None, "open Bib cards at setup (None: 8/3/2/1 for 2/3/4/5 players)", check=_check_bib),
@@ -222,7 +227,7 @@ GAME = Game(
     description="Voll auf die 18: cooperative real-time arguing against Nazis (all 18 chapters)",
 )
 
-__doc__ += E.LAYOUT.table()
+__doc__ = __doc__.replace("OBS_SIZE", str(E.LAYOUT.size)) + E.LAYOUT.table()
 
 
 class raw_env(TabletopSimultaneousAECEnv):  # noqa: N801 (PettingZoo's name)

@@ -233,3 +233,27 @@ def test_policy_eval_plays_at_the_player_count_the_run_trained_with(tmp_path, ca
     assert capsys.readouterr().out.startswith("race_v0, 3 players\n")
     policy_eval.main(["race_v0", best, "--games", "4", "--players", "2"])
     assert capsys.readouterr().out.startswith("race_v0, 2 players\n")
+
+
+def test_observation_options_reach_evaluation_and_shaping_stays_in_training(tmp_path):
+    """A policy trained on the hint blocks must be measured with them (else they read 0)."""
+    game = envs.game_of("voll_auf_die_18_v0")
+    assert game.observation_options({"reward_shaping": True, "observe_hints": True, "num_players": 2}) == {
+        "observe_hints": True}
+    args = selfplay.parse_args(["voll_auf_die_18_v0", "--out", str(tmp_path / "run")])
+    assert args.config == {"reward_shaping": True, "observe_hints": True}
+    assert args.eval_config == {"observe_hints": True}
+    args = selfplay.parse_args(["voll_auf_die_18_v0", "--players", "3", "--no-shaping", "--out", str(tmp_path / "r")])
+    assert args.config == args.eval_config == {"num_players": 3, "observe_hints": True}
+
+
+def test_policy_eval_reads_the_observation_options_the_run_trained_with(tmp_path):
+    from training import policy_eval
+
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "args.json").write_text(json.dumps({"env_id": "voll_auf_die_18_v0", "players": 2,
+                                               "env_config": {"reward_shaping": True, "observe_hints": True}}))
+    assert policy_eval.trained_observation(run / "best.zip", "voll_auf_die_18_v0") == {"observe_hints": True}
+    assert policy_eval.trained_observation(run / "best.zip", "race_v0") == {}, "another game's run says nothing"
+    assert policy_eval.trained_observation(tmp_path / "elsewhere.zip", "voll_auf_die_18_v0") == {}
