@@ -190,7 +190,7 @@ AHEAD_FEATURES = len(AHEAD_FEATURE_NAMES)
 AF_FREE, AF_SHIP, AF_AFFORD, AF_UNLOAD, AF_FACE_UP = BERTH_FEATURES, BERTH_FEATURES + 1, BERTH_FEATURES + 5, \
     BERTH_FEATURES + 6, BERTH_FEATURES + 7
 assert AHEAD_FEATURES == AF_FACE_UP + 1
-assert BERTH_NEED.sum(axis=-1).max() <= 2  # can_deliver looks two barrels deep
+assert BERTH_NEED.sum(axis=-1).max() <= 2  # may_unload looks two barrels deep
 
 LAYOUT = Layout(
     ("phase", NUM_PHASES, 0, 1, "the decision being asked (one-hot)"),
@@ -269,14 +269,20 @@ def extractable(deck):
     are within ``D`` of each other. Spaces are numbered row by row from the dock, so the barrels
     that can be in the way are those numbered below ``ROW_END[i]``.
     """
+    return extractable_without(deck, -1)
+
+
+@njit(cache=True, inline="always")
+def extractable_without(deck, gone):
+    """:func:`extractable` as if the barrel on space ``gone`` (-1: none) were already off the deck."""
     mask = 0
     for i in range(NUM_SPACES):
-        if deck[i] == EMPTY:
+        if deck[i] == EMPTY or i == gone:
             continue
         x = SPACE_X[i]
         free = True
         for j in range(ROW_END[i]):
-            if j != i and deck[j] != EMPTY and abs(SPACE_X[j] - x) <= BARREL_DIAMETER:
+            if j != i and j != gone and deck[j] != EMPTY and abs(SPACE_X[j] - x) <= BARREL_DIAMETER:
                 free = False
                 break
         if free:
@@ -377,38 +383,76 @@ def treasure_value(state, seat):
 # =============================================================================================
 
 
+@njit(cache=True, inline="always")
+def need_slot(need, colour):
+    """The slot of ``need`` (purple, orange, colourless, any) a barrel of ``colour`` fills: its own
+    colour's before an any-colour slot, never worse for the barrels still owed."""
+    return colour if need[colour] > 0 else NUM_COLOURS
+
+
+@njit(cache=True, inline="always")
+def fits_after(need, taken, colour):
+    """Whether a barrel of ``colour`` is still owed by ``need`` once a barrel of colour ``taken``
+    (-1: none) has filled its slot. Counts; ``need`` is left as it is (it may be a data table)."""
+    left = need[colour]
+    left_any = need[NUM_COLOURS]
+    if taken >= 0:
+        slot = need_slot(need, taken)
+        if slot == colour:
+            left -= 1
+        elif slot == NUM_COLOURS:
+            left_any -= 1
+    return left > 0 or left_any > 0
+
+
+@njit(cache=True, inline="always")
+def barrels_owed(need):
+    return need[0] + need[1] + need[2] + need[3]
+
+
+@njit(cache=True, inline="always")
+def fitting_barrel(deck, need, free, taken):
+    """Whether a barrel on a space of ``free`` is owed by ``need`` after ``taken`` (see fits_after)."""
+    for i in range(NUM_SPACES):
+        if (free >> i) & 1 and fits_after(need, taken, deck[i] - 1):
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def may_unload(deck, need, space, free):
+    """May the barrel on ``space`` go towards ``need`` now (``free`` = extractable(deck))?
+
+    Only extractable barrels of a colour still owed; if more barrels are owed afterwards, the
+    berth's all-or-none rule asks that they can then be pulled off as well (judged without further
+    Barry / Farry moves: a player wanting a move in between makes it first). A berth owes at most
+    two barrels (checked at import), so one look past this barrel settles it.
+    """
+    if not (free >> space) & 1:
+        return False
+    colour = deck[space] - 1
+    if not fits_after(need, -1, colour):
+        return False
+    if barrels_owed(need) == 1:
+        return True
+    return fitting_barrel(deck, need, extractable_without(deck, space), colour)
+
+
 @njit(cache=True)
 def can_deliver(deck, need):
-    """Whether ``deck`` can deliver every barrel ``need`` asks (purple, orange, colourless, any; at
-    most two) now, one after the other, each pulled straight off (no Barry / Farry moves between):
-    the unloading rule of :func:`unload_allowed` for a berth not yet started. ``deck`` is restored."""
-    total = need[0] + need[1] + need[2] + need[3]
-    if total == 0:
+    """Whether ``deck`` can deliver every barrel ``need`` asks (purple, orange, colourless, any) now,
+    each pulled straight off (no Barry / Farry moves between): the unloading rule for a berth not
+    yet started. Neither argument is changed."""
+    return can_deliver_from(deck, need, extractable(deck))
+
+
+@njit(cache=True, inline="always")
+def can_deliver_from(deck, need, free):
+    """:func:`can_deliver` with ``free`` = extractable(deck) already known."""
+    if barrels_owed(need) == 0:
         return False
-    free = extractable(deck)
-    for first in range(NUM_SPACES):
-        if not (free >> first) & 1:
-            continue
-        barrel = deck[first]
-        colour = barrel - 1
-        if need[colour] == 0 and need[NUM_COLOURS] == 0:
-            continue
-        if total == 1:
-            return True
-        own = need[colour] > 0  # a barrel fills its own colour's slot before an any-colour slot
-        deck[first] = EMPTY
-        free_after = extractable(deck)
-        ok = False
-        for second in range(NUM_SPACES):
-            if (free_after >> second) & 1:
-                other = deck[second] - 1
-                left = need[other] - (1 if own and other == colour else 0)
-                left_any = need[NUM_COLOURS] - (0 if own else 1)
-                if left > 0 or left_any > 0:
-                    ok = True
-                    break
-        deck[first] = barrel
-        if ok:
+    for space in range(NUM_SPACES):
+        if may_unload(deck, need, space, free):
             return True
     return False
 
@@ -422,65 +466,20 @@ def ahead_harbour(state):
 
 
 @njit(cache=True)
-def fits_need(state, colour):
-    return state.need[colour] > 0 or state.need[NUM_COLOURS] > 0
-
-
-@njit(cache=True)
-def need_left(state):
-    return state.need[0] + state.need[1] + state.need[2] + state.need[3]
-
-
-@njit(cache=True)
 def can_finish_unloading(state, deck):
     """With one barrel still owed at this berth: is a matching barrel extractable now?"""
-    free = extractable(deck)
-    for i in range(NUM_SPACES):
-        if (free >> i) & 1 and fits_need(state, deck[i] - 1):
-            return True
-    return False
+    return fitting_barrel(deck, state.need, extractable(deck), -1)
 
 
 @njit(cache=True)
 def take_need(state, colour):
-    # A barrel fills its own colour's slot before an any-colour slot: never worse for the rest.
-    if state.need[colour] > 0:
-        state.need[colour] -= 1
-    else:
-        state.need[NUM_COLOURS] -= 1
-
-
-@njit(cache=True)
-def give_need(state, colour, took_own):
-    if took_own:
-        state.need[colour] += 1
-    else:
-        state.need[NUM_COLOURS] += 1
+    state.need[need_slot(state.need, colour)] -= 1
 
 
 @njit(cache=True)
 def unload_allowed(state, deck, space, free):
-    """May the barrel on ``space`` be unloaded now (``free`` = extractable(deck))?
-
-    Only extractable barrels of a colour still owed; if more barrels are owed afterwards, the
-    berth's all-or-none rule asks that they can then be pulled off as well (judged without further
-    Barry / Farry moves: a player wanting a move in between makes it first).
-    """
-    if not (free >> space) & 1:
-        return False
-    colour = deck[space] - 1
-    if not fits_need(state, colour):
-        return False
-    if need_left(state) == 1:
-        return True
-    took_own = state.need[colour] > 0
-    take_need(state, colour)
-    barrel = deck[space]
-    deck[space] = EMPTY
-    ok = can_finish_unloading(state, deck)
-    deck[space] = barrel
-    give_need(state, colour, took_own)
-    return ok
+    """May the barrel on ``space`` be unloaded at this berth now (``free`` = extractable(deck))?"""
+    return may_unload(deck, state.need, space, free)
 
 
 # =============================================================================================
@@ -935,7 +934,7 @@ def unload_barrel(state, seat, space, pos):
             if SAILOR_PLAZA[card] == pos:
                 bonus += 1
     state.doubloons[seat] += bonus
-    return need_left(state) == 0
+    return barrels_owed(state.need) == 0
 
 
 # ---- applying one action --------------------------------------------------------------------
@@ -1091,16 +1090,14 @@ def relative(state, ship, seat):
 @njit(cache=True)
 def observe(state, seat, out):
     n = state.num_players
+    own_free = 0  # the extractable barrels of the seat's own deck, for the ``ahead`` block
     out[O_PHASE + int(state.phase)] = 1.0
-    size = NUM_BERTHS * BERTH_FEATURES
     for harbour in range(dest_harbour(state) + 1):
         out[O_ROUTE + harbour * 5 + int(ROUTE_SHAPE[state.route, harbour])] = 1.0
         if state.revealed[harbour]:
             out[O_VISIBLE + harbour] = 1.0
-            base = O_BERTHS + harbour * size
-            features = TILE_FEATURES[state.harbour_tile[harbour]]
-            for k in range(size):
-                out[base + k] = features[k]
+            write_berth_features(out, O_BERTHS + harbour * NUM_BERTHS * BERTH_FEATURES, BERTH_FEATURES,
+                                 state.harbour_tile[harbour])
     for ship in range(NUM_SHIPS):
         rel = relative(state, ship, seat)
         harbour = int(state.ship_harbour[ship])
@@ -1110,6 +1107,8 @@ def observe(state, seat, out):
             out[O_IS_PLAYER + rel] = 1.0
             deck = state.deck[ship]
             free = extractable(deck)
+            if ship == seat:
+                own_free = free
             for i in range(NUM_SPACES):
                 if deck[i] != EMPTY:
                     out[O_DECKS + (rel * NUM_SPACES + i) * NUM_COLOURS + int(deck[i]) - 1] = 1.0
@@ -1147,17 +1146,33 @@ def observe(state, seat, out):
         out[O_CHAOS_TAKE + int(state.chaos_take)] = 1.0
     if state.chaos_given >= 0 and state.current_player >= 0:
         out[O_CHAOS_GIVEN + int(state.chaos_given)] = 1.0
-    observe_ahead(state, seat, out)
+    observe_ahead(state, seat, out, own_free)
+
+
+@njit(cache=True, inline="always")
+def write_berth_features(out, base, stride, tile):
+    """A face-up tile's berths, west to east, as rows of BERTH_FEATURE_NAMES at ``out[base:]``, one
+    every ``stride`` floats: a harbour of the ``berths`` block or the ``ahead`` block."""
+    features = TILE_FEATURES[tile]
+    for pos in range(NUM_BERTHS):
+        row = base + pos * stride
+        first = pos * BERTH_FEATURES
+        for k in range(BERTH_FEATURES):
+            out[row + k] = features[first + k]
 
 
 @njit(cache=True)
-def observe_ahead(state, seat, out):
-    """The ``ahead`` block: the berths of the harbour the ships of this leg head for."""
+def observe_ahead(state, seat, out, free):
+    """The ``ahead`` block: the berths of the harbour the ships of this leg head for (``free`` =
+    extractable(the seat's deck), already known to :func:`observe`)."""
     harbour = ahead_harbour(state)
     visible = state.revealed[harbour] != 0
     tile = state.harbour_tile[harbour]
-    deck = state.deck[seat].copy() if seat < state.num_players else np.zeros(NUM_SPACES, np.int8)
-    money = state.doubloons[seat] if seat < state.num_players else 0
+    own_ship = seat < state.num_players
+    money = state.doubloons[seat] if own_ship else 0
+    deck = state.deck[seat if own_ship else 0]  # read only for the seat's own ship
+    if visible:
+        write_berth_features(out, O_AHEAD, AHEAD_FEATURES, tile)
     for pos in range(NUM_BERTHS):
         base = O_AHEAD + pos * AHEAD_FEATURES
         ship = state.berth_ship[harbour, pos]
@@ -1168,11 +1183,9 @@ def observe_ahead(state, seat, out):
         if not visible:
             continue
         out[base + AF_FACE_UP] = 1.0
-        for k in range(BERTH_FEATURES):
-            out[base + k] = TILE_FEATURES[tile, pos * BERTH_FEATURES + k]
         if money >= BERTH_COST[tile, pos]:
             out[base + AF_AFFORD] = 1.0
-        if can_deliver(deck, BERTH_NEED[tile, pos]):
+        if own_ship and can_deliver_from(deck, BERTH_NEED[tile, pos], free):
             out[base + AF_UNLOAD] = 1.0
 
 
@@ -1597,7 +1610,7 @@ def check_pending_fields(state):
         if untouched == (state.load_paid > 0):
             return BAD_LOADING
     at_unloading = kind == KIND_UNLOAD and (phase == PH_UNLOAD or phase == PH_END_TURN)
-    if (need_left(state) > 0 or state.unloaded > 0) and not at_unloading:
+    if (barrels_owed(state.need) > 0 or state.unloaded > 0) and not at_unloading:
         return BAD_PENDING
     if at_unloading:
         shown = 0
@@ -1605,7 +1618,7 @@ def check_pending_fields(state):
             shown += BERTH_NEED[tile, pos, k]
             if state.need[k] > BERTH_NEED[tile, pos, k]:
                 return BAD_UNLOADING
-        owed = need_left(state)
+        owed = barrels_owed(state.need)
         if owed + state.unloaded != shown:
             return BAD_UNLOADING
         if phase == PH_UNLOAD and (owed == 0 or (
