@@ -184,13 +184,28 @@ AHEAD_FEATURE_NAMES = BERTH_FEATURE_NAMES + (
     "ship you", "ship 1", "ship 2", "ship 3",               # the (relative) ship lying there, one-hot
     "affordable",                                           # your doubloons cover its cost (face up only)
     "unloadable",                                           # your deck can deliver its barrels now (face up only)
+    "arrival pay",                                          # doubloons your fishers / sail sisters pay here
+    "sheltered",                                            # its pirates / storm your sailors cancel (count)
+    "plaza pay",                                            # your plaza sailors' pay per barrel unloaded here
+    "loadable",                                             # barrels it could put on your deck (supply, room)
     "face up",                                              # the harbour's tile is face up
 )
 AHEAD_FEATURES = len(AHEAD_FEATURE_NAMES)
-AF_FREE, AF_SHIP, AF_AFFORD, AF_UNLOAD, AF_FACE_UP = BERTH_FEATURES, BERTH_FEATURES + 1, BERTH_FEATURES + 5, \
-    BERTH_FEATURES + 6, BERTH_FEATURES + 7
+AF_FREE, AF_SHIP, AF_AFFORD, AF_UNLOAD = BERTH_FEATURES, BERTH_FEATURES + 1, BERTH_FEATURES + 5, BERTH_FEATURES + 6
+AF_ARRIVAL, AF_SHELTERED, AF_PLAZA, AF_LOADABLE, AF_FACE_UP = range(BERTH_FEATURES + 7, BERTH_FEATURES + 12)
 assert AHEAD_FEATURES == AF_FACE_UP + 1
 assert BERTH_NEED.sum(axis=-1).max() <= 2  # may_unload looks two barrels deep
+
+# The geometry of the seat's own deck, space by space (rows of the deck-space actions 4-17):
+# quantities of engine.extractable's corridors that a network reads badly from one-hot decks.
+DECK_GEOMETRY_NAMES = (
+    "frees",     # a barrel here: your barrels that come free once it leaves (it alone is in their way)
+    "buries",    # an empty space: your free barrels a barrel put here would be in the way of
+    "blocked",   # an empty space: a barrel put here could not be pulled off now
+    "shadows",   # an empty space: the empty spaces whose way to the dock a barrel put here would cross
+)
+DECK_GEOMETRY_FEATURES = len(DECK_GEOMETRY_NAMES)
+GF_FREES, GF_BURIES, GF_BLOCKED, GF_SHADOWS = range(DECK_GEOMETRY_FEATURES)
 
 LAYOUT = Layout(
     ("phase", NUM_PHASES, 0, 1, "the decision being asked (one-hot)"),
@@ -226,8 +241,13 @@ LAYOUT = Layout(
     ("ahead", (NUM_BERTHS, AHEAD_FEATURES), 0, _FEATURE_HIGH,
      "the harbour the ships of this leg head for (the start harbour while start berths are chosen), berth by "
      "berth west to east: its BERTH_FEATURE_NAMES (zero while face down), then free, the ship there (relative, "
-     "one-hot), affordable, unloadable (your deck delivers its barrels now, without Barry / Farry), face up: "
+     "one-hot), affordable, unloadable (your deck delivers its barrels now, without Barry / Farry), your sailors' "
+     "arrival pay, hazards they cancel and plaza pay there, barrels it could load on your deck, face up: "
      "AHEAD_FEATURE_NAMES"),
+    ("deck_geometry", (NUM_SPACES, DECK_GEOMETRY_FEATURES), 0, NUM_SPACES,
+     "your deck space by space: barrels a barrel there alone keeps stuck (frees); for an empty space, your free "
+     "barrels a barrel put there would block (buries), whether it would be stuck itself (blocked), and the empty "
+     "spaces whose way out it would cross (shadows): DECK_GEOMETRY_NAMES"),
 )
 _O = {name: LAYOUT.offset(name) for name in LAYOUT.names}
 O_PHASE, O_ROUTE, O_VISIBLE, O_BERTHS = _O["phase"], _O["route"], _O["harbour_visible"], _O["berths"]
@@ -239,6 +259,7 @@ O_USES, O_OWN_MAPS, O_TREASURE, O_MAP_COUNTS = _O["sailor_uses"], _O["own_maps"]
 O_MAP_PILE, O_SUPPLY, O_HAND, O_LOAD_LEFT = _O["maps_in_pile"], _O["supply"], _O["hand"], _O["load_left"]
 O_LOAD_PAID, O_NEED, O_UNLOADED, O_GIVE_UP = _O["load_paid"], _O["need"], _O["unloaded"], _O["to_give_up"]
 O_CHAOS_TAKE, O_CHAOS_GIVEN, O_AHEAD = _O["chaos_take"], _O["chaos_given"], _O["ahead"]
+O_GEOMETRY = _O["deck_geometry"]
 
 
 def make_config(config):
@@ -257,9 +278,8 @@ def make_config(config):
 # =============================================================================================
 
 
-@njit(cache=True)
-def extractable(deck):
-    """Bit mask of the deck spaces whose barrel can be pulled straight back over the loading dock.
+def _corridor_blockers():
+    """BLOCKERS[i]: bit mask of the spaces whose barrel stands in the way of pulling barrel ``i`` off.
 
     Barrels are circles of diameter ``D = BARREL_DIAMETER`` centred on their spaces. Pulling barrel
     ``i`` back sweeps its circle along the corridor from its centre towards the dock (decreasing
@@ -269,25 +289,60 @@ def extractable(deck):
     are within ``D`` of each other. Spaces are numbered row by row from the dock, so the barrels
     that can be in the way are those numbered below ``ROW_END[i]``.
     """
-    return extractable_without(deck, -1)
+    table = np.zeros(NUM_SPACES, np.int64)
+    for i in range(NUM_SPACES):
+        for j in range(ROW_END[i]):
+            if j != i and abs(SPACE_X[j] - SPACE_X[i]) <= BARREL_DIAMETER:
+                table[i] |= 1 << j
+    return table
+
+
+BLOCKERS = _corridor_blockers()
+#: CROSSES[j]: bit mask of the spaces whose corridor a barrel on ``j`` stands in (BLOCKERS transposed).
+CROSSES = np.array([sum(1 << i for i in range(NUM_SPACES) if (BLOCKERS[i] >> j) & 1) for j in range(NUM_SPACES)],
+                   np.int64)
+
+
+@njit(cache=True)
+def extractable(deck):
+    """Bit mask of the deck spaces whose barrel can be pulled straight back over the loading dock
+    (nothing of BLOCKERS in the way)."""
+    return free_barrels(occupied(deck))
+
+
+@njit(cache=True, inline="always")
+def occupied(deck):
+    """Bit mask of the deck spaces holding a barrel."""
+    occ = 0
+    for i in range(NUM_SPACES):
+        if deck[i] != EMPTY:
+            occ |= 1 << i
+    return occ
+
+
+@njit(cache=True, inline="always")
+def free_barrels(occ):
+    """Bit mask of the barrels of the deck ``occ`` (see occupied) with no barrel in their corridor."""
+    mask = 0
+    for i in range(NUM_SPACES):
+        if (occ >> i) & 1 and occ & BLOCKERS[i] == 0:
+            mask |= 1 << i
+    return mask
 
 
 @njit(cache=True, inline="always")
 def extractable_without(deck, gone):
-    """:func:`extractable` as if the barrel on space ``gone`` (-1: none) were already off the deck."""
-    mask = 0
-    for i in range(NUM_SPACES):
-        if deck[i] == EMPTY or i == gone:
-            continue
-        x = SPACE_X[i]
-        free = True
-        for j in range(ROW_END[i]):
-            if j != i and j != gone and deck[j] != EMPTY and abs(SPACE_X[j] - x) <= BARREL_DIAMETER:
-                free = False
-                break
-        if free:
-            mask |= 1 << i
-    return mask
+    """:func:`extractable` as if the barrel on space ``gone`` were already off the deck."""
+    return free_barrels(occupied(deck) & ~(1 << gone))
+
+
+@njit(cache=True, inline="always")
+def count_bits(mask):
+    n = 0
+    while mask:
+        mask &= mask - 1
+        n += 1
+    return n
 
 
 # =============================================================================================
@@ -1147,6 +1202,8 @@ def observe(state, seat, out):
     if state.chaos_given >= 0 and state.current_player >= 0:
         out[O_CHAOS_GIVEN + int(state.chaos_given)] = 1.0
     observe_ahead(state, seat, out, own_free)
+    if seat < n:
+        observe_deck_geometry(state.deck[seat], own_free, out)
 
 
 @njit(cache=True, inline="always")
@@ -1185,8 +1242,59 @@ def observe_ahead(state, seat, out, free):
         out[base + AF_FACE_UP] = 1.0
         if money >= BERTH_COST[tile, pos]:
             out[base + AF_AFFORD] = 1.0
-        if own_ship and can_deliver_from(deck, BERTH_NEED[tile, pos], free):
-            out[base + AF_UNLOAD] = 1.0
+        if own_ship:
+            if can_deliver_from(deck, BERTH_NEED[tile, pos], free):
+                out[base + AF_UNLOAD] = 1.0
+            write_own_berth_terms(state, seat, tile, pos, deck, out, base)
+
+
+@njit(cache=True, inline="always")
+def write_own_berth_terms(state, seat, tile, pos, deck, out, base):
+    """The ``ahead`` row's terms of the seat's own sailors and deck (see AHEAD_FEATURE_NAMES)."""
+    symbol = BERTH_SYMBOL[tile, pos]
+    arrival = 0
+    sheltered = 0
+    plaza = 0
+    for card in range(NUM_SAILORS):
+        if state.sailor_owner[card] != seat:
+            continue
+        if symbol == SYMBOL_FISH:
+            arrival += SAILOR_FISH[card]
+        elif symbol == SYMBOL_SAIL:
+            arrival += SAILOR_SAIL[card]
+        if BERTH_KIND[tile, pos] == KIND_UNLOAD and SAILOR_PLAZA[card] == pos:
+            plaza += 1
+        if card == PIT and BERTH_ROB_BARREL[tile, pos] > 0:
+            sheltered += 1
+        elif card == PIRANHA and BERTH_ROB[tile, pos] > 0:
+            sheltered += 1
+        elif card == STORMY and (BERTH_STORM[tile, pos] > 0 or BERTH_REPAIR[tile, pos] > 0):
+            sheltered += 1
+    out[base + AF_ARRIVAL] = arrival
+    out[base + AF_SHELTERED] = sheltered
+    out[base + AF_PLAZA] = plaza
+    offered = 0
+    for colour in range(NUM_COLOURS):
+        offered += min(BERTH_LOAD[tile, pos, colour], state.supply[colour])
+    out[base + AF_LOADABLE] = min(offered, NUM_SPACES - count_barrels(deck))
+
+
+@njit(cache=True)
+def observe_deck_geometry(deck, free, out):
+    """The ``deck_geometry`` block of ``deck`` (``free`` = extractable(deck))."""
+    occ = occupied(deck)
+    for i in range(NUM_SPACES):
+        in_way = occ & BLOCKERS[i]
+        if (occ >> i) & 1:
+            if in_way != 0 and in_way & (in_way - 1) == 0:  # a single barrel keeps barrel i stuck
+                holder = count_bits(in_way - 1)  # that barrel's space
+                out[O_GEOMETRY + holder * DECK_GEOMETRY_FEATURES + GF_FREES] += 1.0
+        else:
+            base = O_GEOMETRY + i * DECK_GEOMETRY_FEATURES
+            out[base + GF_BURIES] = count_bits(free & CROSSES[i])
+            if in_way != 0:
+                out[base + GF_BLOCKED] = 1.0
+            out[base + GF_SHADOWS] = count_bits(~occ & CROSSES[i])
 
 
 # =============================================================================================
