@@ -55,7 +55,9 @@ Why these values (the reasoning; what they reach is measured in benchmarks/resul
   what a barrel put on an empty space would block), and each ``ahead`` row the seat's own terms
   there (its sailors' arrival pay, hazards they cancel, plaza pay; barrels it could load): the same
   cloning test agrees 0.920 (berths 0.952, unloading 0.905, placement 0.811) and wins 0.207 /
-  0.222 of 2,000 games (was 0.149 / 0.175; the deck block alone 0.160 / 0.194).
+  0.222 of 2,000 games (was 0.149 / 0.175; the deck block alone 0.160 / 0.194). Its 25-minute run
+  wins 0.315 [0.29, 0.34] of 1,000 games against heuristic agents, where a heuristic agent wins
+  0.245 [0.22, 0.27] on the same seeds (benchmarks/results/learning.md).
 - ``voll_auf_die_18_v0``: one shared policy plays every seat of the cooperative team;
   ``reward_shaping`` pays progress (Nazis convinced) toward the chapter's goal.
 """
