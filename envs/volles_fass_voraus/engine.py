@@ -298,6 +298,9 @@ def _corridor_blockers():
 
 
 BLOCKERS = _corridor_blockers()
+#: PLAZA_CARDS[pos]: bit mask of the sailor cards paying a doubloon per barrel unloaded at berth ``pos``.
+PLAZA_CARDS = np.array([sum(1 << card for card in range(NUM_SAILORS) if SAILOR_PLAZA[card] == pos)
+                        for pos in range(NUM_BERTHS)], np.int64)
 #: CROSSES[j]: bit mask of the spaces whose corridor a barrel on ``j`` stands in (BLOCKERS transposed).
 CROSSES = np.array([sum(1 << i for i in range(NUM_SPACES) if (BLOCKERS[i] >> j) & 1) for j in range(NUM_SPACES)],
                    np.int64)
@@ -1228,6 +1231,8 @@ def observe_ahead(state, seat, out, free):
     own_ship = seat < state.num_players
     money = state.doubloons[seat] if own_ship else 0
     deck = state.deck[seat if own_ship else 0]  # read only for the seat's own ship
+    sailors = own_sailors(state, seat)
+    room = NUM_SPACES - count_barrels(deck)
     if visible:
         write_berth_features(out, O_AHEAD, AHEAD_FEATURES, tile)
     for pos in range(NUM_BERTHS):
@@ -1245,38 +1250,47 @@ def observe_ahead(state, seat, out, free):
         if own_ship:
             if can_deliver_from(deck, BERTH_NEED[tile, pos], free):
                 out[base + AF_UNLOAD] = 1.0
-            write_own_berth_terms(state, seat, tile, pos, deck, out, base)
+            write_own_berth_terms(out, base, tile, pos, sailors, room, state.supply)
 
 
 @njit(cache=True, inline="always")
-def write_own_berth_terms(state, seat, tile, pos, deck, out, base):
-    """The ``ahead`` row's terms of the seat's own sailors and deck (see AHEAD_FEATURE_NAMES)."""
-    symbol = BERTH_SYMBOL[tile, pos]
-    arrival = 0
-    sheltered = 0
-    plaza = 0
+def own_sailors(state, seat):
+    """The seat's sailor cards as a bit mask, and what its fishers and sail sisters pay on arrival."""
+    owned = 0
+    fish = 0
+    sail = 0
     for card in range(NUM_SAILORS):
-        if state.sailor_owner[card] != seat:
-            continue
-        if symbol == SYMBOL_FISH:
-            arrival += SAILOR_FISH[card]
-        elif symbol == SYMBOL_SAIL:
-            arrival += SAILOR_SAIL[card]
-        if BERTH_KIND[tile, pos] == KIND_UNLOAD and SAILOR_PLAZA[card] == pos:
-            plaza += 1
-        if card == PIT and BERTH_ROB_BARREL[tile, pos] > 0:
-            sheltered += 1
-        elif card == PIRANHA and BERTH_ROB[tile, pos] > 0:
-            sheltered += 1
-        elif card == STORMY and (BERTH_STORM[tile, pos] > 0 or BERTH_REPAIR[tile, pos] > 0):
-            sheltered += 1
-    out[base + AF_ARRIVAL] = arrival
+        if state.sailor_owner[card] == seat:
+            owned |= 1 << card
+            fish += SAILOR_FISH[card]
+            sail += SAILOR_SAIL[card]
+    return owned, fish, sail
+
+
+@njit(cache=True, inline="always")
+def write_own_berth_terms(out, base, tile, pos, sailors, room, supply):
+    """The ``ahead`` row's terms of the seat's own sailors (``sailors`` = own_sailors) and deck
+    (``room`` free spaces): see AHEAD_FEATURE_NAMES."""
+    owned, fish, sail = sailors
+    symbol = BERTH_SYMBOL[tile, pos]
+    if symbol == SYMBOL_FISH:
+        out[base + AF_ARRIVAL] = fish
+    elif symbol == SYMBOL_SAIL:
+        out[base + AF_ARRIVAL] = sail
+    sheltered = 0
+    if (owned >> PIT) & 1 and BERTH_ROB_BARREL[tile, pos] > 0:
+        sheltered += 1
+    if (owned >> PIRANHA) & 1 and BERTH_ROB[tile, pos] > 0:
+        sheltered += 1
+    if (owned >> STORMY) & 1 and (BERTH_STORM[tile, pos] > 0 or BERTH_REPAIR[tile, pos] > 0):
+        sheltered += 1
     out[base + AF_SHELTERED] = sheltered
-    out[base + AF_PLAZA] = plaza
+    if BERTH_KIND[tile, pos] == KIND_UNLOAD:
+        out[base + AF_PLAZA] = count_bits(owned & PLAZA_CARDS[pos])
     offered = 0
     for colour in range(NUM_COLOURS):
-        offered += min(BERTH_LOAD[tile, pos, colour], state.supply[colour])
-    out[base + AF_LOADABLE] = min(offered, NUM_SPACES - count_barrels(deck))
+        offered += min(BERTH_LOAD[tile, pos, colour], supply[colour])
+    out[base + AF_LOADABLE] = min(offered, room)
 
 
 @njit(cache=True)
