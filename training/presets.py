@@ -51,6 +51,13 @@ Why these values (the reasoning; what they reach is measured in benchmarks/resul
   the flat head over the new one 0.873 and 0.115 / 0.180. So it takes the pointer head over
   berths, deck spaces and sailor cards: 25 minutes with it won 0.237 of 400 games against
   heuristic agents, where a heuristic agent wins 0.263 (before the block: 0.000 against 0.293).
+  The deck-space rows read the ``deck_geometry`` block too (which barrels a barrel keeps stuck,
+  what a barrel put on an empty space would block), and each ``ahead`` row the seat's own terms
+  there (its sailors' arrival pay, hazards they cancel, plaza pay; barrels it could load): the same
+  cloning test agrees 0.920 (berths 0.952, unloading 0.905, placement 0.811) and wins 0.207 /
+  0.222 of 2,000 games (was 0.149 / 0.175; the deck block alone 0.160 / 0.194). Its 25-minute run
+  wins 0.315 [0.29, 0.34] of 1,000 games against heuristic agents, where a heuristic agent wins
+  0.245 [0.22, 0.27] on the same seeds (benchmarks/results/learning.md).
 - ``voll_auf_die_18_v0``: one shared policy plays every seat of the cooperative team;
   ``reward_shaping`` pays progress (Nazis convinced) toward the chapter's goal, and
   ``observe_hints`` puts the argument search's team argumentation into the observation (which
@@ -98,7 +105,7 @@ ACTION_ENTITIES = {
     # can unload there; a deck space (place / unload / lose its barrel): its barrel on every ship, and
     # whether it comes off; a sailor card: who holds it, whether it is boxed, used, chosen in storm chaos
     "volles_fass_voraus_v0": [(A_BERTH, ("ahead",)),
-                              (A_SPACE, (("decks", 1), ("extractable", 1))),
+                              (A_SPACE, (("decks", 1), ("extractable", 1), "deck_geometry")),
                               (A_SAILOR, (("sailors", 1), "sailors_boxed", "sailor_uses", "chaos_take",
                                           "chaos_given"))],
     # argue with a subset of the hand at a Nazi slot: whether it is this seat's part of the team

@@ -184,13 +184,28 @@ AHEAD_FEATURE_NAMES = BERTH_FEATURE_NAMES + (
     "ship you", "ship 1", "ship 2", "ship 3",               # the (relative) ship lying there, one-hot
     "affordable",                                           # your doubloons cover its cost (face up only)
     "unloadable",                                           # your deck can deliver its barrels now (face up only)
+    "arrival pay",                                          # doubloons your fishers / sail sisters pay here
+    "sheltered",                                            # its pirates / storm your sailors cancel (count)
+    "plaza pay",                                            # your plaza sailors' pay per barrel unloaded here
+    "loadable",                                             # barrels it could put on your deck (supply, room)
     "face up",                                              # the harbour's tile is face up
 )
 AHEAD_FEATURES = len(AHEAD_FEATURE_NAMES)
-AF_FREE, AF_SHIP, AF_AFFORD, AF_UNLOAD, AF_FACE_UP = BERTH_FEATURES, BERTH_FEATURES + 1, BERTH_FEATURES + 5, \
-    BERTH_FEATURES + 6, BERTH_FEATURES + 7
+AF_FREE, AF_SHIP, AF_AFFORD, AF_UNLOAD = BERTH_FEATURES, BERTH_FEATURES + 1, BERTH_FEATURES + 5, BERTH_FEATURES + 6
+AF_ARRIVAL, AF_SHELTERED, AF_PLAZA, AF_LOADABLE, AF_FACE_UP = range(BERTH_FEATURES + 7, BERTH_FEATURES + 12)
 assert AHEAD_FEATURES == AF_FACE_UP + 1
-assert BERTH_NEED.sum(axis=-1).max() <= 2  # can_deliver looks two barrels deep
+assert BERTH_NEED.sum(axis=-1).max() <= 2  # may_unload looks two barrels deep
+
+# The geometry of the seat's own deck, space by space (rows of the deck-space actions 4-17):
+# quantities of engine.extractable's corridors that a network reads badly from one-hot decks.
+DECK_GEOMETRY_NAMES = (
+    "frees",     # a barrel here: your barrels that come free once it leaves (it alone is in their way)
+    "buries",    # an empty space: your free barrels a barrel put here would be in the way of
+    "blocked",   # an empty space: a barrel put here could not be pulled off now
+    "shadows",   # an empty space: the empty spaces whose way to the dock a barrel put here would cross
+)
+DECK_GEOMETRY_FEATURES = len(DECK_GEOMETRY_NAMES)
+GF_FREES, GF_BURIES, GF_BLOCKED, GF_SHADOWS = range(DECK_GEOMETRY_FEATURES)
 
 LAYOUT = Layout(
     ("phase", NUM_PHASES, 0, 1, "the decision being asked (one-hot)"),
@@ -226,8 +241,13 @@ LAYOUT = Layout(
     ("ahead", (NUM_BERTHS, AHEAD_FEATURES), 0, _FEATURE_HIGH,
      "the harbour the ships of this leg head for (the start harbour while start berths are chosen), berth by "
      "berth west to east: its BERTH_FEATURE_NAMES (zero while face down), then free, the ship there (relative, "
-     "one-hot), affordable, unloadable (your deck delivers its barrels now, without Barry / Farry), face up: "
+     "one-hot), affordable, unloadable (your deck delivers its barrels now, without Barry / Farry), your sailors' "
+     "arrival pay, hazards they cancel and plaza pay there, barrels it could load on your deck, face up: "
      "AHEAD_FEATURE_NAMES"),
+    ("deck_geometry", (NUM_SPACES, DECK_GEOMETRY_FEATURES), 0, NUM_SPACES,
+     "your deck space by space: barrels a barrel there alone keeps stuck (frees); for an empty space, your free "
+     "barrels a barrel put there would block (buries), whether it would be stuck itself (blocked), and the empty "
+     "spaces whose way out it would cross (shadows): DECK_GEOMETRY_NAMES"),
 )
 _O = {name: LAYOUT.offset(name) for name in LAYOUT.names}
 O_PHASE, O_ROUTE, O_VISIBLE, O_BERTHS = _O["phase"], _O["route"], _O["harbour_visible"], _O["berths"]
@@ -239,6 +259,7 @@ O_USES, O_OWN_MAPS, O_TREASURE, O_MAP_COUNTS = _O["sailor_uses"], _O["own_maps"]
 O_MAP_PILE, O_SUPPLY, O_HAND, O_LOAD_LEFT = _O["maps_in_pile"], _O["supply"], _O["hand"], _O["load_left"]
 O_LOAD_PAID, O_NEED, O_UNLOADED, O_GIVE_UP = _O["load_paid"], _O["need"], _O["unloaded"], _O["to_give_up"]
 O_CHAOS_TAKE, O_CHAOS_GIVEN, O_AHEAD = _O["chaos_take"], _O["chaos_given"], _O["ahead"]
+O_GEOMETRY = _O["deck_geometry"]
 
 
 def make_config(config):
@@ -257,9 +278,8 @@ def make_config(config):
 # =============================================================================================
 
 
-@njit(cache=True)
-def extractable(deck):
-    """Bit mask of the deck spaces whose barrel can be pulled straight back over the loading dock.
+def _corridor_blockers():
+    """BLOCKERS[i]: bit mask of the spaces whose barrel stands in the way of pulling barrel ``i`` off.
 
     Barrels are circles of diameter ``D = BARREL_DIAMETER`` centred on their spaces. Pulling barrel
     ``i`` back sweeps its circle along the corridor from its centre towards the dock (decreasing
@@ -269,19 +289,63 @@ def extractable(deck):
     are within ``D`` of each other. Spaces are numbered row by row from the dock, so the barrels
     that can be in the way are those numbered below ``ROW_END[i]``.
     """
+    table = np.zeros(NUM_SPACES, np.int64)
+    for i in range(NUM_SPACES):
+        for j in range(ROW_END[i]):
+            if j != i and abs(SPACE_X[j] - SPACE_X[i]) <= BARREL_DIAMETER:
+                table[i] |= 1 << j
+    return table
+
+
+BLOCKERS = _corridor_blockers()
+#: PLAZA_CARDS[pos]: bit mask of the sailor cards paying a doubloon per barrel unloaded at berth ``pos``.
+PLAZA_CARDS = np.array([sum(1 << card for card in range(NUM_SAILORS) if SAILOR_PLAZA[card] == pos)
+                        for pos in range(NUM_BERTHS)], np.int64)
+#: CROSSES[j]: bit mask of the spaces whose corridor a barrel on ``j`` stands in (BLOCKERS transposed).
+CROSSES = np.array([sum(1 << i for i in range(NUM_SPACES) if (BLOCKERS[i] >> j) & 1) for j in range(NUM_SPACES)],
+                   np.int64)
+
+
+@njit(cache=True)
+def extractable(deck):
+    """Bit mask of the deck spaces whose barrel can be pulled straight back over the loading dock
+    (nothing of BLOCKERS in the way)."""
+    return free_barrels(occupied(deck))
+
+
+@njit(cache=True, inline="always")
+def occupied(deck):
+    """Bit mask of the deck spaces holding a barrel."""
+    occ = 0
+    for i in range(NUM_SPACES):
+        if deck[i] != EMPTY:
+            occ |= 1 << i
+    return occ
+
+
+@njit(cache=True, inline="always")
+def free_barrels(occ):
+    """Bit mask of the barrels of the deck ``occ`` (see occupied) with no barrel in their corridor."""
     mask = 0
     for i in range(NUM_SPACES):
-        if deck[i] == EMPTY:
-            continue
-        x = SPACE_X[i]
-        free = True
-        for j in range(ROW_END[i]):
-            if j != i and deck[j] != EMPTY and abs(SPACE_X[j] - x) <= BARREL_DIAMETER:
-                free = False
-                break
-        if free:
+        if (occ >> i) & 1 and occ & BLOCKERS[i] == 0:
             mask |= 1 << i
     return mask
+
+
+@njit(cache=True, inline="always")
+def extractable_without(deck, gone):
+    """:func:`extractable` as if the barrel on space ``gone`` were already off the deck."""
+    return free_barrels(occupied(deck) & ~(1 << gone))
+
+
+@njit(cache=True, inline="always")
+def count_bits(mask):
+    n = 0
+    while mask:
+        mask &= mask - 1
+        n += 1
+    return n
 
 
 # =============================================================================================
@@ -377,38 +441,76 @@ def treasure_value(state, seat):
 # =============================================================================================
 
 
+@njit(cache=True, inline="always")
+def need_slot(need, colour):
+    """The slot of ``need`` (purple, orange, colourless, any) a barrel of ``colour`` fills: its own
+    colour's before an any-colour slot, never worse for the barrels still owed."""
+    return colour if need[colour] > 0 else NUM_COLOURS
+
+
+@njit(cache=True, inline="always")
+def fits_after(need, taken, colour):
+    """Whether a barrel of ``colour`` is still owed by ``need`` once a barrel of colour ``taken``
+    (-1: none) has filled its slot. Counts; ``need`` is left as it is (it may be a data table)."""
+    left = need[colour]
+    left_any = need[NUM_COLOURS]
+    if taken >= 0:
+        slot = need_slot(need, taken)
+        if slot == colour:
+            left -= 1
+        elif slot == NUM_COLOURS:
+            left_any -= 1
+    return left > 0 or left_any > 0
+
+
+@njit(cache=True, inline="always")
+def barrels_owed(need):
+    return need[0] + need[1] + need[2] + need[3]
+
+
+@njit(cache=True, inline="always")
+def fitting_barrel(deck, need, free, taken):
+    """Whether a barrel on a space of ``free`` is owed by ``need`` after ``taken`` (see fits_after)."""
+    for i in range(NUM_SPACES):
+        if (free >> i) & 1 and fits_after(need, taken, deck[i] - 1):
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def may_unload(deck, need, space, free):
+    """May the barrel on ``space`` go towards ``need`` now (``free`` = extractable(deck))?
+
+    Only extractable barrels of a colour still owed; if more barrels are owed afterwards, the
+    berth's all-or-none rule asks that they can then be pulled off as well (judged without further
+    Barry / Farry moves: a player wanting a move in between makes it first). A berth owes at most
+    two barrels (checked at import), so one look past this barrel settles it.
+    """
+    if not (free >> space) & 1:
+        return False
+    colour = deck[space] - 1
+    if not fits_after(need, -1, colour):
+        return False
+    if barrels_owed(need) == 1:
+        return True
+    return fitting_barrel(deck, need, extractable_without(deck, space), colour)
+
+
 @njit(cache=True)
 def can_deliver(deck, need):
-    """Whether ``deck`` can deliver every barrel ``need`` asks (purple, orange, colourless, any; at
-    most two) now, one after the other, each pulled straight off (no Barry / Farry moves between):
-    the unloading rule of :func:`unload_allowed` for a berth not yet started. ``deck`` is restored."""
-    total = need[0] + need[1] + need[2] + need[3]
-    if total == 0:
+    """Whether ``deck`` can deliver every barrel ``need`` asks (purple, orange, colourless, any) now,
+    each pulled straight off (no Barry / Farry moves between): the unloading rule for a berth not
+    yet started. Neither argument is changed."""
+    return can_deliver_from(deck, need, extractable(deck))
+
+
+@njit(cache=True, inline="always")
+def can_deliver_from(deck, need, free):
+    """:func:`can_deliver` with ``free`` = extractable(deck) already known."""
+    if barrels_owed(need) == 0:
         return False
-    free = extractable(deck)
-    for first in range(NUM_SPACES):
-        if not (free >> first) & 1:
-            continue
-        barrel = deck[first]
-        colour = barrel - 1
-        if need[colour] == 0 and need[NUM_COLOURS] == 0:
-            continue
-        if total == 1:
-            return True
-        own = need[colour] > 0  # a barrel fills its own colour's slot before an any-colour slot
-        deck[first] = EMPTY
-        free_after = extractable(deck)
-        ok = False
-        for second in range(NUM_SPACES):
-            if (free_after >> second) & 1:
-                other = deck[second] - 1
-                left = need[other] - (1 if own and other == colour else 0)
-                left_any = need[NUM_COLOURS] - (0 if own else 1)
-                if left > 0 or left_any > 0:
-                    ok = True
-                    break
-        deck[first] = barrel
-        if ok:
+    for space in range(NUM_SPACES):
+        if may_unload(deck, need, space, free):
             return True
     return False
 
@@ -422,65 +524,20 @@ def ahead_harbour(state):
 
 
 @njit(cache=True)
-def fits_need(state, colour):
-    return state.need[colour] > 0 or state.need[NUM_COLOURS] > 0
-
-
-@njit(cache=True)
-def need_left(state):
-    return state.need[0] + state.need[1] + state.need[2] + state.need[3]
-
-
-@njit(cache=True)
 def can_finish_unloading(state, deck):
     """With one barrel still owed at this berth: is a matching barrel extractable now?"""
-    free = extractable(deck)
-    for i in range(NUM_SPACES):
-        if (free >> i) & 1 and fits_need(state, deck[i] - 1):
-            return True
-    return False
+    return fitting_barrel(deck, state.need, extractable(deck), -1)
 
 
 @njit(cache=True)
 def take_need(state, colour):
-    # A barrel fills its own colour's slot before an any-colour slot: never worse for the rest.
-    if state.need[colour] > 0:
-        state.need[colour] -= 1
-    else:
-        state.need[NUM_COLOURS] -= 1
-
-
-@njit(cache=True)
-def give_need(state, colour, took_own):
-    if took_own:
-        state.need[colour] += 1
-    else:
-        state.need[NUM_COLOURS] += 1
+    state.need[need_slot(state.need, colour)] -= 1
 
 
 @njit(cache=True)
 def unload_allowed(state, deck, space, free):
-    """May the barrel on ``space`` be unloaded now (``free`` = extractable(deck))?
-
-    Only extractable barrels of a colour still owed; if more barrels are owed afterwards, the
-    berth's all-or-none rule asks that they can then be pulled off as well (judged without further
-    Barry / Farry moves: a player wanting a move in between makes it first).
-    """
-    if not (free >> space) & 1:
-        return False
-    colour = deck[space] - 1
-    if not fits_need(state, colour):
-        return False
-    if need_left(state) == 1:
-        return True
-    took_own = state.need[colour] > 0
-    take_need(state, colour)
-    barrel = deck[space]
-    deck[space] = EMPTY
-    ok = can_finish_unloading(state, deck)
-    deck[space] = barrel
-    give_need(state, colour, took_own)
-    return ok
+    """May the barrel on ``space`` be unloaded at this berth now (``free`` = extractable(deck))?"""
+    return may_unload(deck, state.need, space, free)
 
 
 # =============================================================================================
@@ -935,7 +992,7 @@ def unload_barrel(state, seat, space, pos):
             if SAILOR_PLAZA[card] == pos:
                 bonus += 1
     state.doubloons[seat] += bonus
-    return need_left(state) == 0
+    return barrels_owed(state.need) == 0
 
 
 # ---- applying one action --------------------------------------------------------------------
@@ -1091,16 +1148,14 @@ def relative(state, ship, seat):
 @njit(cache=True)
 def observe(state, seat, out):
     n = state.num_players
+    own_free = 0  # the extractable barrels of the seat's own deck, for the ``ahead`` block
     out[O_PHASE + int(state.phase)] = 1.0
-    size = NUM_BERTHS * BERTH_FEATURES
     for harbour in range(dest_harbour(state) + 1):
         out[O_ROUTE + harbour * 5 + int(ROUTE_SHAPE[state.route, harbour])] = 1.0
         if state.revealed[harbour]:
             out[O_VISIBLE + harbour] = 1.0
-            base = O_BERTHS + harbour * size
-            features = TILE_FEATURES[state.harbour_tile[harbour]]
-            for k in range(size):
-                out[base + k] = features[k]
+            write_berth_features(out, O_BERTHS + harbour * NUM_BERTHS * BERTH_FEATURES, BERTH_FEATURES,
+                                 state.harbour_tile[harbour])
     for ship in range(NUM_SHIPS):
         rel = relative(state, ship, seat)
         harbour = int(state.ship_harbour[ship])
@@ -1110,6 +1165,8 @@ def observe(state, seat, out):
             out[O_IS_PLAYER + rel] = 1.0
             deck = state.deck[ship]
             free = extractable(deck)
+            if ship == seat:
+                own_free = free
             for i in range(NUM_SPACES):
                 if deck[i] != EMPTY:
                     out[O_DECKS + (rel * NUM_SPACES + i) * NUM_COLOURS + int(deck[i]) - 1] = 1.0
@@ -1147,17 +1204,37 @@ def observe(state, seat, out):
         out[O_CHAOS_TAKE + int(state.chaos_take)] = 1.0
     if state.chaos_given >= 0 and state.current_player >= 0:
         out[O_CHAOS_GIVEN + int(state.chaos_given)] = 1.0
-    observe_ahead(state, seat, out)
+    observe_ahead(state, seat, out, own_free)
+    if seat < n:
+        observe_deck_geometry(state.deck[seat], own_free, out)
+
+
+@njit(cache=True, inline="always")
+def write_berth_features(out, base, stride, tile):
+    """A face-up tile's berths, west to east, as rows of BERTH_FEATURE_NAMES at ``out[base:]``, one
+    every ``stride`` floats: a harbour of the ``berths`` block or the ``ahead`` block."""
+    features = TILE_FEATURES[tile]
+    for pos in range(NUM_BERTHS):
+        row = base + pos * stride
+        first = pos * BERTH_FEATURES
+        for k in range(BERTH_FEATURES):
+            out[row + k] = features[first + k]
 
 
 @njit(cache=True)
-def observe_ahead(state, seat, out):
-    """The ``ahead`` block: the berths of the harbour the ships of this leg head for."""
+def observe_ahead(state, seat, out, free):
+    """The ``ahead`` block: the berths of the harbour the ships of this leg head for (``free`` =
+    extractable(the seat's deck), already known to :func:`observe`)."""
     harbour = ahead_harbour(state)
     visible = state.revealed[harbour] != 0
     tile = state.harbour_tile[harbour]
-    deck = state.deck[seat].copy() if seat < state.num_players else np.zeros(NUM_SPACES, np.int8)
-    money = state.doubloons[seat] if seat < state.num_players else 0
+    own_ship = seat < state.num_players
+    money = state.doubloons[seat] if own_ship else 0
+    deck = state.deck[seat if own_ship else 0]  # read only for the seat's own ship
+    sailors = own_sailors(state, seat)
+    room = NUM_SPACES - count_barrels(deck)
+    if visible:
+        write_berth_features(out, O_AHEAD, AHEAD_FEATURES, tile)
     for pos in range(NUM_BERTHS):
         base = O_AHEAD + pos * AHEAD_FEATURES
         ship = state.berth_ship[harbour, pos]
@@ -1168,12 +1245,70 @@ def observe_ahead(state, seat, out):
         if not visible:
             continue
         out[base + AF_FACE_UP] = 1.0
-        for k in range(BERTH_FEATURES):
-            out[base + k] = TILE_FEATURES[tile, pos * BERTH_FEATURES + k]
         if money >= BERTH_COST[tile, pos]:
             out[base + AF_AFFORD] = 1.0
-        if can_deliver(deck, BERTH_NEED[tile, pos]):
-            out[base + AF_UNLOAD] = 1.0
+        if own_ship:
+            if can_deliver_from(deck, BERTH_NEED[tile, pos], free):
+                out[base + AF_UNLOAD] = 1.0
+            write_own_berth_terms(out, base, tile, pos, sailors, room, state.supply)
+
+
+@njit(cache=True, inline="always")
+def own_sailors(state, seat):
+    """The seat's sailor cards as a bit mask, and what its fishers and sail sisters pay on arrival."""
+    owned = 0
+    fish = 0
+    sail = 0
+    for card in range(NUM_SAILORS):
+        if state.sailor_owner[card] == seat:
+            owned |= 1 << card
+            fish += SAILOR_FISH[card]
+            sail += SAILOR_SAIL[card]
+    return owned, fish, sail
+
+
+@njit(cache=True, inline="always")
+def write_own_berth_terms(out, base, tile, pos, sailors, room, supply):
+    """The ``ahead`` row's terms of the seat's own sailors (``sailors`` = own_sailors) and deck
+    (``room`` free spaces): see AHEAD_FEATURE_NAMES."""
+    owned, fish, sail = sailors
+    symbol = BERTH_SYMBOL[tile, pos]
+    if symbol == SYMBOL_FISH:
+        out[base + AF_ARRIVAL] = fish
+    elif symbol == SYMBOL_SAIL:
+        out[base + AF_ARRIVAL] = sail
+    sheltered = 0
+    if (owned >> PIT) & 1 and BERTH_ROB_BARREL[tile, pos] > 0:
+        sheltered += 1
+    if (owned >> PIRANHA) & 1 and BERTH_ROB[tile, pos] > 0:
+        sheltered += 1
+    if (owned >> STORMY) & 1 and (BERTH_STORM[tile, pos] > 0 or BERTH_REPAIR[tile, pos] > 0):
+        sheltered += 1
+    out[base + AF_SHELTERED] = sheltered
+    if BERTH_KIND[tile, pos] == KIND_UNLOAD:
+        out[base + AF_PLAZA] = count_bits(owned & PLAZA_CARDS[pos])
+    offered = 0
+    for colour in range(NUM_COLOURS):
+        offered += min(BERTH_LOAD[tile, pos, colour], supply[colour])
+    out[base + AF_LOADABLE] = min(offered, room)
+
+
+@njit(cache=True)
+def observe_deck_geometry(deck, free, out):
+    """The ``deck_geometry`` block of ``deck`` (``free`` = extractable(deck))."""
+    occ = occupied(deck)
+    for i in range(NUM_SPACES):
+        in_way = occ & BLOCKERS[i]
+        if (occ >> i) & 1:
+            if in_way != 0 and in_way & (in_way - 1) == 0:  # a single barrel keeps barrel i stuck
+                holder = count_bits(in_way - 1)  # that barrel's space
+                out[O_GEOMETRY + holder * DECK_GEOMETRY_FEATURES + GF_FREES] += 1.0
+        else:
+            base = O_GEOMETRY + i * DECK_GEOMETRY_FEATURES
+            out[base + GF_BURIES] = count_bits(free & CROSSES[i])
+            if in_way != 0:
+                out[base + GF_BLOCKED] = 1.0
+            out[base + GF_SHADOWS] = count_bits(~occ & CROSSES[i])
 
 
 # =============================================================================================
@@ -1597,7 +1732,7 @@ def check_pending_fields(state):
         if untouched == (state.load_paid > 0):
             return BAD_LOADING
     at_unloading = kind == KIND_UNLOAD and (phase == PH_UNLOAD or phase == PH_END_TURN)
-    if (need_left(state) > 0 or state.unloaded > 0) and not at_unloading:
+    if (barrels_owed(state.need) > 0 or state.unloaded > 0) and not at_unloading:
         return BAD_PENDING
     if at_unloading:
         shown = 0
@@ -1605,7 +1740,7 @@ def check_pending_fields(state):
             shown += BERTH_NEED[tile, pos, k]
             if state.need[k] > BERTH_NEED[tile, pos, k]:
                 return BAD_UNLOADING
-        owed = need_left(state)
+        owed = barrels_owed(state.need)
         if owed + state.unloaded != shown:
             return BAD_UNLOADING
         if phase == PH_UNLOAD and (owed == 0 or (

@@ -51,8 +51,13 @@ the rest read zero). Face-down harbours (only with ``harbour_reveal="on_approach
 other players' treasure maps appear only as a count; the order of the sailor and map piles is
 never shown. The ``ahead`` block repeats the harbour the ships of this leg head for (the start
 harbour while start berths are chosen) as one fixed row per berth action 0-3: its berth features,
-whether it is free and whose ship lies there, whether you can afford it and whether your deck can
-deliver the barrels it asks now (``engine.AHEAD_FEATURE_NAMES``).
+whether it is free and whose ship lies there, whether you can afford it, whether your deck can
+deliver the barrels it asks now, what your sailors do there (fishers' / sail sisters' arrival pay,
+pirates or storm they cancel, plaza pay per barrel unloaded) and how many barrels it could put on
+your deck (``engine.AHEAD_FEATURE_NAMES``). The ``deck_geometry`` block
+reads your own deck space by space as the corridors to the dock make it: how many of your barrels
+a barrel there alone keeps stuck, and for an empty space what a barrel put there would do (block
+free barrels, be stuck itself, cross the way of empty spaces; ``engine.DECK_GEOMETRY_NAMES``).
 ``env.observation_layout.views(obs)`` gives named views:
 
 {layout}

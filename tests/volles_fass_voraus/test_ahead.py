@@ -8,7 +8,8 @@ import numpy as np
 
 from envs.volles_fass_voraus import data
 
-from .helpers import C, E, O, P, act, berth, deck_of, first_to_move, load_deck, new_env, raw_env, record
+from .helpers import (C, E, O, P, TILE, act, berth, deck_of, first_to_move, give_sailors, load_deck, new_env,
+                      raw_env, record)
 from .test_invariants import observation, random_positions
 
 BENNY, GINA, GERRY, RED = 0, 1, 2, 3
@@ -22,6 +23,7 @@ def test_the_block_names_its_features():
     assert E.AHEAD_FEATURE_NAMES[: E.BERTH_FEATURES] == E.BERTH_FEATURE_NAMES
     assert E.AHEAD_FEATURE_NAMES[E.AF_FREE] == "free" and E.AHEAD_FEATURE_NAMES[E.AF_SHIP] == "ship you"
     assert E.AHEAD_FEATURE_NAMES[E.AF_AFFORD] == "affordable" and E.AHEAD_FEATURE_NAMES[E.AF_UNLOAD] == "unloadable"
+    assert E.AHEAD_FEATURE_NAMES[E.AF_ARRIVAL : E.AF_FACE_UP] == ("arrival pay", "sheltered", "plaza pay", "loadable")
     assert E.AHEAD_FEATURE_NAMES[E.AF_FACE_UP] == "face up"
     assert E.LAYOUT.shape("ahead") == (data.NUM_BERTHS, E.AHEAD_FEATURES)
 
@@ -84,6 +86,36 @@ def test_unloadable_reads_the_observers_deck_and_the_all_or_none_rule():
     assert ahead(env, GERRY)[pos, E.AF_UNLOAD] == 0  # an empty deck
     act(env, E.A_BERTH + pos)  # the rules agree: Benny delivers nothing
     assert state.deck[BENNY, 0] == P and state.doubloons[BENNY] == 3
+
+
+OWN_TERMS = slice(E.AF_ARRIVAL, E.AF_FACE_UP)  # arrival pay, sheltered, plaza pay, loadable
+
+
+def test_own_sailors_terms_berth_by_berth():
+    env = new_env(3)
+    state = first_to_move(env, BENNY, next_tile="U2")  # pirates rob 2 | unload O -> 3, [sail] | sailor (1) |
+    assert state.harbour_tile[state.leg + 1] == TILE["U2"]  # unload PO -> 8, [fish]
+    give_sailors(state, BENNY, "Freezy Fisher", "Easy Fisher", "Sail Sister (1)", "Piranha Pirata", "Nexty Plaza",
+                 "Easty Plaza")
+    give_sailors(state, GERRY, "Assecuranza Pit", "Stormy D.")  # nothing to shelter from here
+    assert ahead(env, BENNY)[:, OWN_TERMS].tolist() == [[0, 1, 0, 0],   # Piranha keeps the doubloons
+                                                        [2, 0, 1, 0],   # the sail sister pays 2; Nexty Plaza
+                                                        [0, 0, 0, 0],
+                                                        [2, 0, 1, 0]]   # two fishers; Easty Plaza
+    assert not ahead(env, GINA)[:, OWN_TERMS].any()
+    assert not ahead(env, GERRY)[:, OWN_TERMS].any()
+
+
+def test_loadable_counts_the_barrels_the_supply_and_the_deck_allow():
+    env = new_env(3)
+    state = first_to_move(env, BENNY, next_tile="L6")  # sailor (2) | load OC (1) | load CC (free), [fish] |
+    loadable = E.AF_LOADABLE                             # load POC (2)
+    assert ahead(env, BENNY)[:, loadable].tolist() == [0, 2, 2, 3]
+    load_deck(state, BENNY, deck_of(*[(space, O) for space in range(E.NUM_SPACES - 2)]))  # room for two
+    assert ahead(env, BENNY)[:, loadable].tolist() == [0, 2, 2, 2]
+    state.supply[2] = 0  # no colourless barrel left
+    assert ahead(env, GINA)[:, loadable].tolist() == [0, 1, 0, 2]
+    assert ahead(env, BENNY)[:, loadable].tolist() == [0, 1, 0, 2]
 
 
 def test_can_deliver_matches_the_unloading_rules():
