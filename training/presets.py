@@ -70,7 +70,7 @@ are kept in evaluation too (training.selfplay), unlike the shaping ones.
 
 from envs.secret_hitler.engine import NOMINATE, TARGET
 from envs.teufel_teufel.data import NEIGHBOURS
-from envs.voll_auf_die_18.engine import A_ARGUE
+from envs.voll_auf_die_18.engine import A_ACCEPT, A_ARGUE, A_BIB, A_OFFER
 from envs.volles_fass_voraus.engine import A_BERTH, A_SAILOR, A_SPACE
 
 #: What Secret Hitler's observation says about each player (rows by absolute seat), for the actions
@@ -102,8 +102,10 @@ ACTION_ENTITIES = {
                               (A_SAILOR, (("sailors", 1), "sailors_boxed", "sailor_uses", "chaos_take",
                                           "chaos_given"))],
     # argue with a subset of the hand at a Nazi slot: whether it is this seat's part of the team
-    # argumentation the search finds (the observe_hints block, one entry per argue action)
-    "voll_auf_die_18_v0": [(A_ARGUE, ("hint_argue",))],
+    # argumentation the search finds (the observe_hints block, one entry per argue action); offer,
+    # accept, swap with the Bib: how many more Nazis the team can then convince (observe_hints too)
+    "voll_auf_die_18_v0": [(A_ARGUE, ("hint_argue",)), (A_OFFER, ("hint_offer",)), (A_ACCEPT, ("hint_accept",)),
+                           (A_BIB, ("hint_bib",))],
 }
 
 #: The opponent pool's odds of a random player, the heuristic agent and a frozen snapshot of the
