@@ -63,6 +63,10 @@ Why these values (the reasoning; what they reach is measured in benchmarks/resul
   the heuristic does, but not trade (Bib swaps, offers: argmax waits where the heuristic swaps),
   call the emergency redraw or withdraw; the same clone with the heuristic making just those
   choices won 12 of 40 (the old-observation clone with the same help: 0 of 40).
+  ``observe_hints`` also scores every legal offer, accept and Bib swap (how many more Nazis the
+  team can then convince; pointer groups over those actions): the same cloning test then agreed
+  0.724 (trades: 0.257, before 0.092) and its team won 0.100 of 200 games sampled (argmax 0.000),
+  at 69 us a view instead of 3.5 us.
 
 ``env_config`` options that change what a seat observes (``Option.observation``: ``observe_hints``)
 are kept in evaluation too (training.selfplay), unlike the shaping ones.
