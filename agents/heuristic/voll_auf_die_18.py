@@ -45,12 +45,13 @@ can reach (cards of its colours and values) before it churns.
 """
 
 import numpy as np
-from numba import njit
-
 from envs.voll_auf_die_18 import data as D
 from envs.voll_auf_die_18 import engine as E
 
 from .. import base
+
+# the trading scores come from the engine, which also writes them into the observation's exchange hints
+exchange_scores = E.exchange_scores
 
 HALF_OF_SEGMENTS = {int(seg): h for h, seg in enumerate(D.HALF_SEGMENTS)}
 NEVER_ALONE = [name for _, name in D.LABEL_NAMES].index("never alone!")
@@ -77,46 +78,6 @@ def combo_progress(cards, combos):
     counts) pairs, colour or number combos) finds among them."""
     return max(int(np.minimum(np.bincount([c[0] if kind == D.COND_COLOURS else c[1] for c in cards], minlength=7)[:7],
                               need).sum()) for kind, need in combos)
-
-
-@njit(cache=True)
-def exchange_scores(kinds, relax, colours, values, halves, usable, nazis, weights, min_team, changes, scores):
-    """For each candidate exchange k (``changes[k]`` = seat a, slot a, colour, value, half, seat b,
-    slot b, colour, value, half; seat b = -1 for a Bib swap) the summed urgency ``weights`` of the
-    Nazis the search can then convince exactly. ``nazis[j]`` = IQ, allowed colours, banned values,
-    all against one, pool sum, Maria's readings, then one flag per seat for "already laid here"."""
-    seats = kinds.shape[0]
-    solution = np.zeros(seats, np.int8)
-    contributed = np.zeros(seats, np.int8)
-    for k in range(changes.shape[0]):
-        saved = np.zeros((2, 4), np.int64)
-        for side in range(2):
-            seat, slot = changes[k, 5 * side], changes[k, 5 * side + 1]
-            if seat >= 0:
-                saved[side, 0] = colours[seat, slot]
-                saved[side, 1] = values[seat, slot]
-                saved[side, 2] = halves[seat, slot]
-                saved[side, 3] = usable[seat, slot]
-                colours[seat, slot] = changes[k, 5 * side + 2]
-                values[seat, slot] = changes[k, 5 * side + 3]
-                halves[seat, slot] = changes[k, 5 * side + 4]
-                usable[seat, slot] = 1
-        total = 0.0
-        for j in range(nazis.shape[0]):
-            for seat in range(seats):
-                contributed[seat] = nazis[j, 6 + seat]
-            ways = E.argument_search(nazis[j, 0], nazis[j, 1], nazis[j, 2], min_team, nazis[j, 3], kinds, relax,
-                                     colours, values, halves, usable, nazis[j, 4], nazis[j, 5], contributed, solution)
-            if ways > 0:
-                total += weights[j]
-        scores[k] = total
-        for side in range(1, -1, -1):
-            seat, slot = changes[k, 5 * side], changes[k, 5 * side + 1]
-            if seat >= 0:
-                colours[seat, slot] = saved[side, 0]
-                values[seat, slot] = saved[side, 1]
-                halves[seat, slot] = saved[side, 2]
-                usable[seat, slot] = saved[side, 3]
 
 
 class Table:

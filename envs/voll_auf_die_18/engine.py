@@ -181,6 +181,16 @@ LAYOUT = Layout(
     ("hint_argue", NUM_SLOTS * NUM_SUBSETS, 0, 1,
      "``observe_hints`` only (else 0): per argue action 1-55 (slot * 11 + subset), 1 if it lays this "
      "seat's part of the hint at that slot"),
+    ("hint_offer", (MAX_PLAYERS - 1) * HAND, -1, 1,
+     "``observe_hints`` only (else 0): per legal offer action ((relative seat - 1) * 4 + hand slot), "
+     "engine.exchange_gains: face-up Nazis the team can convince exactly after the best 1:1 swap it "
+     "offers, minus before, / 5"),
+    ("hint_accept", (MAX_PLAYERS - 1) * HAND, -1, 1,
+     "``observe_hints`` only (else 0): per legal accept action, the same gain of taking the offered card "
+     "for that hand slot"),
+    ("hint_bib", HAND * NUM_ARG, -1, 1,
+     "``observe_hints`` only (else 0): per legal Bib action (hand slot * 99 + Bib card), the same gain "
+     "of that Bib swap or draw"),
 )
 O_CHAPTER, O_LABELS, O_CLOCK, O_COUNTS = (LAYOUT.offset(n) for n in ("chapter", "labels", "clock", "counts"))
 O_NAZI_SLOTS, O_NAZI_STATUS, O_SEATS, O_HANDS = (LAYOUT.offset(n) for n in ("nazi_slots", "nazi_status", "seats",
@@ -189,6 +199,7 @@ O_OFFERS, O_OFFERED, O_STACKS, O_TALENT = (LAYOUT.offset(n) for n in ("offers", 
                                                                       "talent_spaces"))
 O_DICE, O_CARDS, O_HOLDER_KNOWS, O_BUSY = (LAYOUT.offset(n) for n in ("dice", "cards", "holder_knows", "busy"))
 O_HINT_SLOTS, O_HINT_ARGUE = LAYOUT.offset("hint_slots"), LAYOUT.offset("hint_argue")
+O_HINT_OFFER, O_HINT_ACCEPT, O_HINT_BIB = (LAYOUT.offset(n) for n in ("hint_offer", "hint_accept", "hint_bib"))
 LABEL_FLAGS = np.array([flag for flag, _ in D.LABEL_NAMES], np.int64)
 
 # Data tables as module constants (numba freezes them), int64 so that arithmetic on them behaves
@@ -679,6 +690,48 @@ def argument_search(iq, allowed_colours, banned_values, min_team, everyone, kind
     for seat in range(seats):
         solution[seat] = options[0, seat, per_seat[3, seat]] if per_seat[3, seat] >= 0 else 0
     return count
+
+
+@njit(cache=True)
+def exchange_scores(kinds, relax, colours, values, halves, usable, nazis, weights, min_team, changes, scores):
+    """For each candidate exchange k (``changes[k]`` = seat a, slot a, colour, value, half, seat b,
+    slot b, colour, value, half; seat b = -1 for a Bib swap, seat a = -1 too: no exchange) the summed
+    ``weights`` of the Nazis :func:`argument_search` can then convince exactly (the exchanged cards
+    count as usable). ``nazis[j]`` = IQ, allowed colours, banned values, all against one, pool sum,
+    Maria's readings, then one flag per seat for "already laid here". The heuristic's trading and the
+    observation's exchange hints (:func:`exchange_gains`) both score with this."""
+    seats = kinds.shape[0]
+    solution = np.zeros(seats, np.int8)
+    contributed = np.zeros(seats, np.int8)
+    for k in range(changes.shape[0]):
+        saved = np.zeros((2, 4), np.int64)
+        for side in range(2):
+            seat, slot = changes[k, 5 * side], changes[k, 5 * side + 1]
+            if seat >= 0:
+                saved[side, 0] = colours[seat, slot]
+                saved[side, 1] = values[seat, slot]
+                saved[side, 2] = halves[seat, slot]
+                saved[side, 3] = usable[seat, slot]
+                colours[seat, slot] = changes[k, 5 * side + 2]
+                values[seat, slot] = changes[k, 5 * side + 3]
+                halves[seat, slot] = changes[k, 5 * side + 4]
+                usable[seat, slot] = 1
+        total = 0.0
+        for j in range(nazis.shape[0]):
+            for seat in range(seats):
+                contributed[seat] = nazis[j, 6 + seat]
+            ways = argument_search(nazis[j, 0], nazis[j, 1], nazis[j, 2], min_team, nazis[j, 3], kinds, relax,
+                                   colours, values, halves, usable, nazis[j, 4], nazis[j, 5], contributed, solution)
+            if ways > 0:
+                total += weights[j]
+        scores[k] = total
+        for side in range(1, -1, -1):
+            seat, slot = changes[k, 5 * side], changes[k, 5 * side + 1]
+            if seat >= 0:
+                colours[seat, slot] = saved[side, 0]
+                values[seat, slot] = saved[side, 1]
+                halves[seat, slot] = saved[side, 2]
+                usable[seat, slot] = saved[side, 3]
 
 
 @njit(cache=True)
@@ -2209,6 +2262,133 @@ def team_hints(state, viewer, out_hint, out_ways):
             out_hint[slot, (seat - viewer) % num] = options[0, seat, chosen] if chosen >= 0 else 0
 
 
+# The exchange hints: one candidate a legal exchange action (a Bib card key shared by alike cards)
+EXCHANGE_CANDIDATES = 1 + (MAX_PLAYERS - 1) * HAND * HAND + (MAX_PLAYERS - 1) * HAND + HAND * NUM_ARG
+NUM_HALVES = int(D.HALF_SEGMENTS.shape[0])
+BIB_KEYS = 4 * 7 * NUM_HALVES  # colour, value, half digit: Bib cards alike in these score alike
+
+
+@njit(cache=True, inline="always")
+def _candidate(changes, k, seat, slot, card_row, other, other_slot, other_row):
+    """Row k of ``changes``: seat's slot gets (colour, value, half) ``card_row``; other's slot
+    (other -1: none, a Bib swap) gets ``other_row``."""
+    changes[k, 0], changes[k, 1] = seat, slot
+    changes[k, 5], changes[k, 6] = other, other_slot
+    for f in range(3):
+        changes[k, 2 + f] = card_row[f]
+        changes[k, 7 + f] = other_row[f]
+
+
+@njit(cache=True)
+def _face_up_rows(state, num):
+    """The face-up Nazis as :func:`exchange_scores` takes them (one row each)."""
+    nazis = np.zeros((NUM_SLOTS, 6 + num), np.int64)
+    count = 0
+    for slot in range(NUM_SLOTS):
+        nazi = nazi_in_slot(state, slot)
+        if nazi < 0:
+            continue
+        allowed, banned, everyone = nazi_rules(state, nazi)
+        nazis[count, 0], nazis[count, 1], nazis[count, 2], nazis[count, 3] = NAZI_IQ[nazi], allowed, banned, everyone
+        nazis[count, 4], nazis[count, 5] = state.pool_fixed[nazi], state.pool_readings[nazi]
+        for seat in range(num):
+            nazis[count, 6 + seat] = state.contrib[nazi, seat]
+        count += 1
+    return nazis[:count]
+
+
+@njit(cache=True)
+def exchange_gains(state, viewer, out_offer, out_accept, out_bib):
+    """Per exchange action legal for ``viewer`` now (its mask row): how many more face-up Nazis the
+    team can convince exactly after it than before (:func:`exchange_scores` with weight 1 a Nazi;
+    negative: fewer), over the cards whose fronts ``viewer`` knows (as :func:`team_hints`).
+    ``out_offer``/``out_accept`` [(relative seat - 1) * 4 + hand slot]: an offer counts the best swap
+    for one of the team-mate's cards it knows, an accept the offered card for that slot;
+    ``out_bib`` [hand slot * 99 + card]: the Bib swap or draw. Exchanges moving a card of the viewer's
+    hand it does not know stay 0 (it cannot judge them); so do the others not legal."""
+    out_offer[:] = 0.0
+    out_accept[:] = 0.0
+    out_bib[:] = 0.0
+    if state.terminal:
+        return
+    num = int(state.num_players)
+    nazis = _face_up_rows(state, num)
+    if nazis.shape[0] == 0:
+        return
+    cards = np.zeros((4, num, 4), np.int8)
+    for seat in range(num):
+        _seat_cards(state, seat, viewer, cards[0, seat], cards[1, seat], cards[2, seat], cards[3, seat])
+    colours, values, halves, usable = cards[0], cards[1], cards[2], cards[3]
+    mask = state.mask[viewer]
+    changes = np.full((EXCHANGE_CANDIDATES, 10), -1, np.int64)
+    target = np.full(EXCHANGE_CANDIDATES, -1, np.int64)  # the action a candidate scores (-1: baseline)
+    row, other_row = np.zeros(3, np.int64), np.zeros(3, np.int64)
+    n = 1  # row 0: no exchange
+    for rel in range(1, num):
+        other = (viewer + rel) % num
+        for i in range(HAND):
+            a = A_OFFER + (rel - 1) * HAND + i
+            if mask[a] and usable[viewer, i]:
+                other_row[0], other_row[1], other_row[2] = colours[viewer, i], values[viewer, i], halves[viewer, i]
+                for j in range(HAND):
+                    if usable[other, j]:
+                        row[0], row[1], row[2] = colours[other, j], values[other, j], halves[other, j]
+                        _candidate(changes, n, viewer, i, row, other, j, other_row)
+                        target[n] = a
+                        n += 1
+        offered = state.offer_card[other]
+        if state.offer_to[other] == viewer and 0 <= offered < NUM_ARG:
+            for j in range(HAND):
+                if state.hand[other, j] == offered:
+                    row[0], row[1], row[2] = CARD_COLOUR[offered], CARD_VALUE[offered], CARD_HALF[offered]
+                    for i in range(HAND):
+                        a = A_ACCEPT + (rel - 1) * HAND + i
+                        if mask[a] and usable[viewer, i]:
+                            other_row[0], other_row[1], other_row[2] = colours[viewer, i], values[viewer, i], \
+                                halves[viewer, i]
+                            _candidate(changes, n, viewer, i, row, other, j, other_row)
+                            target[n] = a
+                            n += 1
+    halves_matter = 0  # only Maria reads the half digits on the backs: else alike fronts score alike
+    for seat in range(num):
+        if state.character[seat] == D.MARIA:
+            halves_matter = 1
+    keyed = np.empty(BIB_KEYS, np.int64)
+    bib_key = np.full(HAND * NUM_ARG, -1, np.int64)  # Bib action -> the candidate that scores it
+    other_row[:] = -1
+    for i in range(HAND):
+        keyed[:] = -1
+        for card in range(NUM_ARG):
+            a = A_BIB + i * NUM_ARG + card
+            if not mask[a]:
+                continue
+            key = (CARD_COLOUR[card] * 7 + CARD_VALUE[card]) * NUM_HALVES + (CARD_HALF[card] if halves_matter else 0)
+            if keyed[key] < 0:
+                row[0], row[1], row[2] = CARD_COLOUR[card], CARD_VALUE[card], CARD_HALF[card]
+                _candidate(changes, n, viewer, i, row, -1, -1, other_row)
+                target[n] = a
+                keyed[key] = n
+                n += 1
+            bib_key[i * NUM_ARG + card] = keyed[key]
+    if n == 1:
+        return
+    scores = np.zeros(n)
+    exchange_scores(state.character[:num].astype(np.int8), state.talent_ready[:num].astype(np.int8), colours, values,
+                    halves, usable, nazis, np.ones(nazis.shape[0]), min_team(state), changes[:n], scores)
+    for k in range(1, n):
+        gain = (scores[k] - scores[0]) / NUM_SLOTS
+        a = target[k]
+        if a < A_ACCEPT:  # an offer: the best of the team-mate's cards it may get back
+            o = a - A_OFFER
+            if k == 1 or target[k - 1] != a or gain > out_offer[o]:
+                out_offer[o] = gain
+        elif a < A_BIB:
+            out_accept[a - A_ACCEPT] = gain
+    for b in range(HAND * NUM_ARG):
+        if bib_key[b] >= 0:
+            out_bib[b] = (scores[bib_key[b]] - scores[0]) / NUM_SLOTS
+
+
 @njit(cache=True)
 def legal_mask(state, seat, mask):
     if state.terminal or seat >= state.num_players:
@@ -2741,6 +2921,8 @@ def _write_hints(state, seat, out):
         mine = int(hint[slot, 0])
         if mine:
             out[O_HINT_ARGUE + slot * NUM_SUBSETS + int(SUBSET_INDEX[mine])] = 1.0
+    exchange_gains(state, seat, out[O_HINT_OFFER:O_HINT_OFFER + (MAX_PLAYERS - 1) * HAND],
+                   out[O_HINT_ACCEPT:O_HINT_ACCEPT + (MAX_PLAYERS - 1) * HAND], out[O_HINT_BIB:O_HINT_BIB + HAND * NUM_ARG])
 
 
 @njit(cache=True, inline="always")

@@ -49,8 +49,11 @@ way round) and, in Blind Trust, everyone's but God's; the backs of all. Nobody s
 the order of the stacks. ``infos[agent]["hints"]`` (``hints=True``) holds, per Nazi slot, one
 exact team argumentation the seat can know of (hand-slot subsets per relative seat, 0: none) and
 ``infos[agent]["ways"]`` how many there are; ``observe_hints=True`` writes the same into the
-observation (blocks ``hint_slots`` and ``hint_argue``, the last two: they are always there, all
-zero without the option, so a policy's input has one size whatever the options).
+observation (blocks ``hint_slots`` and ``hint_argue``) and, per legal offer, accept and Bib action,
+how many more face-up Nazis the team can then convince (over the fronts the seat knows; negative:
+fewer; /5: blocks ``hint_offer``, ``hint_accept``, ``hint_bib``, ``engine.exchange_gains``). The hint
+blocks come last: they are always there, all zero without the option, so a policy's input has one
+size whatever the options.
 ``infos[agent]["end_reason"]`` is why the game ended, an int code named by
 ``engine.END_REASON_NAMES``: 0 while it runs, then won, 5 Nazis face up, time ran out, or one of
 the ways to run out of Arguments that the engine recognises the moment they are certain. Infos hold numbers and arrays only, the same keys at every step.
@@ -197,7 +200,8 @@ OPTIONS = {
     "reward_shaping": Option(False, "also reward +1/18 per Nazi convinced", choices=(False, True)),
     "hints": Option(True, "put the argument search's hints into infos", choices=(False, True)),
     "observe_hints": Option(False, "write the hints (for the observing seat, as infos['hints']) into the "
-                                   "observation's hint_slots and hint_argue blocks (False: they stay 0)",
+                                   "observation's hint_slots and hint_argue blocks, and what each legal "
+                                   "exchange gains into hint_offer, hint_accept, hint_bib (False: all stay 0)",
                             choices=(False, True), observation=True),
     "chapter19_seed": Option(None, "chapter 19: None draws a new random chapter each game; an int fixes it",
                              check=_check_seed),

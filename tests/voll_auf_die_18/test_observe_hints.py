@@ -12,7 +12,7 @@ from envs.voll_auf_die_18 import engine as E
 from .helpers import argue, arrange, legal, rec, table
 from .test_hidden_info import exchange_fronts
 
-HINT_BLOCKS = ("hint_slots", "hint_argue")
+HINT_BLOCKS = ("hint_slots", "hint_argue", "hint_offer", "hint_accept", "hint_bib")
 
 
 def hint_views(env, seat):
