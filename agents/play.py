@@ -17,6 +17,7 @@ import numpy as np
 
 import envs
 from agents import make_agent
+from agents.policy import observation_config
 from envs.core import replay
 
 COLUMN_GAP = 3
@@ -87,7 +88,7 @@ def run(env_id, seat, opponents, seed=0, num_players=None, input_fn=input, print
         raise ValueError("opponents: give at least one agent spec")
     others = [make_agent(opponents[i % len(opponents)], env_id, seed=seed + i) for i in range(num_players)]
     make = envs.make_parallel if game.simultaneous else envs.make
-    env = make(env_id, render_mode="ansi", num_players=num_players)
+    env = make(env_id, render_mode="ansi", num_players=num_players, **observation_config(opponents, env_id))
     table = env.unwrapped
     table.render_viewer = seat
     play = _play_simultaneous if game.simultaneous else _play_turns

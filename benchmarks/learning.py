@@ -73,8 +73,8 @@ FINAL_SEEDS = 1_000_000
 def measure(env_id, players, minutes, games, seed):
     """Train, then the final numbers of one game (see the module docstring) for the run's best
     policy (training.selfplay keeps it as best.zip: the best of its evaluations)."""
-    from agents.policy import load_model
-    from training.policy_eval import policy_strength, trained_observation
+    from agents.policy import load_model, trained_observation
+    from training.policy_eval import policy_strength
     from training.vector_env import SnapshotPolicy
 
     out = pathlib.Path("runs/learning") / run_name(env_id, players)

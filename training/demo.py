@@ -167,13 +167,13 @@ def main(argv=None):
                             f"{', '.join(f'{first[k]:.2f}' for k in first if k.startswith('win_rate'))}); "
                             f"curve in {out / 'selfplay' / 'learning_curve.png'}")
         from agents import RandomAgent
-        from agents.policy import PolicyAgent
+        from agents.policy import PolicyAgent, trained_observation
         from envs.core.play import record_gif
 
-        lineup = [PolicyAgent(str(out / "selfplay" / "checkpoint.zip"))] + [
-            RandomAgent(seed=s) for s in range(1, args.train_players)]
+        checkpoint = out / "selfplay" / "checkpoint.zip"
+        lineup = [PolicyAgent(checkpoint)] + [RandomAgent(seed=s) for s in range(1, args.train_players)]
         record_gif(args.train_game, lineup, out / "trained_policy.gif", seed=args.seed,
-                   config={"num_players": args.train_players})
+                   config={"num_players": args.train_players, **trained_observation(checkpoint, args.train_game)})
 
     print("\n== results")
     print(random_table(rows))

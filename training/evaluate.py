@@ -31,6 +31,7 @@ import numpy as np
 
 import envs
 from agents import Agent, make_agent
+from agents.policy import observation_config
 from envs.core import replay
 from envs.core.play import play_game
 
@@ -100,9 +101,11 @@ def play_games(env_id: str, specs: Sequence[str], games: int, seed: int = 0, con
                max_seconds: float | None = None, replay_dir: str | os.PathLike | None = None) -> Iterator[GameRow]:
     """The games of a tournament, one row each as it ends: ``game``, ``seed``, the ``agents`` (spec
     index per seat), ``returns``, ``won`` (bools) and ``roles`` per seat (None in games without
-    roles), and ``replay`` (its file, or None)."""
+    roles), and ``replay`` (its file, or None). Trained policies (``policy:<path>``) are played as
+    they were trained: the env observes with their run's observation options unless ``config``
+    says otherwise (then the policy refuses it)."""
     deadline = None if max_seconds is None else time.perf_counter() + max_seconds
-    config = dict(config or {})
+    config = {**observation_config(specs, env_id), **(config or {})}
     game = envs.game_of(env_id)
     num_players = config.setdefault("num_players", game.default_players)
     factories = factories or {}

@@ -14,14 +14,13 @@ return positive and the highest. Results carry the fair share (what a seat wins 
 plays alike: ``Game.fair_share``) and, for games with roles, a win rate per role.
 """
 
-import json
 import math
-import pathlib
 
 import numpy as np
 
 import envs
 from agents.heuristic import has_heuristic
+from agents.policy import trained_observation, trained_players
 from training.evaluate import fair_share, wilson_interval
 from training.vector_env import LearnerVecEnv, SnapshotPolicy, TeamVecEnv
 
@@ -143,31 +142,6 @@ def format_strength(env_id, results):
         for role, split in r.get("by_role", {}).items():
             lines.append(f"{'  as ' + role:<{width}}{split['games']:>7}{split['win_rate']:>10.3f}")
     return "\n".join(lines)
-
-
-def trained_players(model_path, env_id):
-    """The player count of the run ``model_path`` comes from (its folder's ``args.json``, written
-    by training.selfplay), if it is a run of ``env_id`` that names one. A policy reads the same
-    observation at every player count of some games (Secret Hitler's is sized for 10 seats), so
-    measuring it at the env's default count instead would raise no error and measure another game."""
-    try:
-        saved = json.loads((pathlib.Path(model_path).parent / "args.json").read_text())
-    except (OSError, ValueError):
-        return None
-    return saved.get("players") if isinstance(saved, dict) and saved.get("env_id") == env_id else None
-
-
-def trained_observation(model_path, env_id):
-    """The options of the run ``model_path`` comes from that change what a seat observes
-    (``Option.observation``, kept in its ``args.json`` by training.selfplay), if it is a run of
-    ``env_id``: a policy trained with them reads their blocks, which are zero without them."""
-    try:
-        saved = json.loads((pathlib.Path(model_path).parent / "args.json").read_text())
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(saved, dict) or saved.get("env_id") != env_id or not isinstance(saved.get("env_config"), dict):
-        return {}
-    return envs.game_of(env_id).observation_options(saved["env_config"])
 
 
 def main(argv=None):

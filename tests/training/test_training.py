@@ -257,3 +257,46 @@ def test_policy_eval_reads_the_observation_options_the_run_trained_with(tmp_path
     assert policy_eval.trained_observation(run / "best.zip", "voll_auf_die_18_v0") == {"observe_hints": True}
     assert policy_eval.trained_observation(run / "best.zip", "race_v0") == {}, "another game's run says nothing"
     assert policy_eval.trained_observation(tmp_path / "elsewhere.zip", "voll_auf_die_18_v0") == {}
+
+
+def _saved_policy(folder, env_id, env_config):
+    """A small untrained MaskablePPO for ``env_id``'s observation and actions, saved in ``folder``
+    with the args.json training.selfplay would write for a run with ``env_config``."""
+    import gymnasium as gym
+    from sb3_contrib import MaskablePPO
+
+    game = envs.game_of(env_id)
+
+    class Spaces(gym.Env):
+        observation_space = gym.spaces.Box(-np.inf, np.inf, (game.layout.size,), np.float32)
+        action_space = gym.spaces.Discrete(game.num_actions)
+
+    folder.mkdir()
+    MaskablePPO("MlpPolicy", Spaces(), policy_kwargs={"net_arch": [8]}, n_steps=8, batch_size=8).save(folder / "best.zip")
+    (folder / "args.json").write_text(json.dumps({"env_id": env_id, "players": 2, "env_config": env_config}))
+    return folder / "best.zip"
+
+
+def test_a_policy_plays_only_where_the_env_observes_as_its_run_did(tmp_path):
+    """A policy trained on the hint blocks reads zeros without them (and one trained without them
+    reads blocks it never saw): the agent refuses such an env, and tournaments configure the env
+    as the policies' runs did."""
+    from agents.policy import PolicyAgent, observation_config
+
+    env_id = "voll_auf_die_18_v0"
+    game = envs.game_of(env_id)
+    hinted = _saved_policy(tmp_path / "hinted", env_id, {"reward_shaping": True, "observe_hints": True})
+    plain = _saved_policy(tmp_path / "plain", env_id, {})
+    agent = PolicyAgent(hinted)
+    agent.reset(0, env_id, game.validate({"num_players": 2, "observe_hints": True}))
+    with pytest.raises(ValueError, match="observe_hints"):
+        agent.reset(0, env_id, game.validate({"num_players": 2}))
+    with pytest.raises(ValueError, match="observe_hints"):
+        PolicyAgent(plain).reset(0, env_id, game.validate({"num_players": 2, "observe_hints": True}))
+    assert observation_config([f"policy:{hinted}", "heuristic"], env_id) == {"observe_hints": True}
+    assert observation_config([f"policy:{plain}", "random"], env_id) == {"observe_hints": False}
+    assert observation_config(["heuristic", "random"], env_id) == {}
+    with pytest.raises(ValueError, match="observes alike"):
+        observation_config([f"policy:{hinted}", f"policy:{plain}"], env_id)
+    results = evaluate(env_id, [f"policy:{hinted}"], games=1, seed=0, progress=False, config={"num_players": 2})
+    assert results[0]["seats_played"] == 2, "the tournament observed with the hints, so the policy played"
