@@ -45,13 +45,11 @@ can reach (cards of its colours and values) before it churns.
 """
 
 import numpy as np
+
 from envs.voll_auf_die_18 import data as D
 from envs.voll_auf_die_18 import engine as E
 
 from .. import base
-
-# the trading scores come from the engine, which also writes them into the observation's exchange hints
-exchange_scores = E.exchange_scores
 
 HALF_OF_SEGMENTS = {int(seg): h for h, seg in enumerate(D.HALF_SEGMENTS)}
 NEVER_ALONE = [name for _, name in D.LABEL_NAMES].index("never alone!")
@@ -260,7 +258,7 @@ class HeuristicAgent(base.Agent):
         if not changes or not len(table.nazis):
             return np.zeros(len(changes))
         scores = np.zeros(len(changes))
-        exchange_scores(table.kinds, table.relax, table.colours.copy(), table.values.copy(), table.halves.copy(),
+        E.exchange_scores(table.kinds, table.relax, table.colours.copy(), table.values.copy(), table.halves.copy(),
                         table.usable.copy(), table.nazis, table.weights, table.min_team,
                         np.array(changes, np.int64), scores)
         return scores

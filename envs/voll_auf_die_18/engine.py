@@ -34,6 +34,7 @@ import numpy as np
 from numba import njit
 
 from envs.core import Layout, config_dtype, register_engine, state_dtype
+from envs.core.bits import count_bits
 from envs.core.rng import randint, randrange, seed_rng, shuffle
 
 from . import data as D
@@ -271,15 +272,6 @@ def check_config(config):
 
 
 @njit(cache=True)
-def _popcount(bits):
-    n = 0
-    while bits:
-        n += bits & 1
-        bits >>= 1
-    return n
-
-
-@njit(cache=True)
 def _most_alike(keys, subset):
     """The size of the largest group of equal ``keys`` among the members of ``subset``."""
     top = 0
@@ -309,7 +301,7 @@ def _distinct_count(keys, subset):
 @njit(cache=True)
 def _straight(values, subset):
     """The members of ``subset`` show distinct consecutive values (one member: trivially)."""
-    k = _popcount(subset)
+    k = count_bits(subset)
     if _distinct_count(values, subset) != k:
         return False
     lo, hi = 99, -1
@@ -325,7 +317,7 @@ def rule_status(kind, colours, values, subset):
     """Whether the members of ``subset`` (bits over the 4 hand slots or dice) form an argumentation
     of character ``kind``: 0 by the normal rule, 1 only with the character's talent, 2 not at all.
     Not for Maria (see :func:`maria_readings`)."""
-    k = _popcount(subset)
+    k = count_bits(subset)
     if k < 2:
         return 2
     if kind == D.GOD:
@@ -703,8 +695,8 @@ def exchange_scores(kinds, relax, colours, values, halves, usable, nazis, weight
     seats = kinds.shape[0]
     solution = np.zeros(seats, np.int8)
     contributed = np.zeros(seats, np.int8)
+    saved = np.zeros((2, 4), np.int64)  # one candidate's exchanged cards, put back after scoring it
     for k in range(changes.shape[0]):
-        saved = np.zeros((2, 4), np.int64)
         for side in range(2):
             seat, slot = changes[k, 5 * side], changes[k, 5 * side + 1]
             if seat >= 0:
@@ -2917,7 +2909,7 @@ def _write_hints(state, seat, out):
             if subset:
                 out[o + 1] = 1.0
                 out[o + 2 + rel] = 1.0
-                out[o + 2 + MAX_PLAYERS + rel] = _popcount(subset) / HAND
+                out[o + 2 + MAX_PLAYERS + rel] = count_bits(subset) / HAND
         mine = int(hint[slot, 0])
         if mine:
             out[O_HINT_ARGUE + slot * NUM_SUBSETS + int(SUBSET_INDEX[mine])] = 1.0

@@ -39,6 +39,7 @@ import numpy as np
 from numba import njit
 
 from envs.core import Layout, config_dtype, register_engine, state_dtype
+from envs.core.bits import count_bits
 from envs.core.rng import seed_rng, shuffle
 
 from .data import (
@@ -337,15 +338,6 @@ def free_barrels(occ):
 def extractable_without(deck, gone):
     """:func:`extractable` as if the barrel on space ``gone`` were already off the deck."""
     return free_barrels(occupied(deck) & ~(1 << gone))
-
-
-@njit(cache=True, inline="always")
-def count_bits(mask):
-    n = 0
-    while mask:
-        mask &= mask - 1
-        n += 1
-    return n
 
 
 # =============================================================================================

@@ -70,7 +70,7 @@ def test_without_communication_the_exchange_blocks_ignore_the_hidden_hands():
 
 
 def heuristic_gains(views, seat, num, mask):
-    """The same gains from the heuristic's decoded Table and its exchange_scores (weight 1 a Nazi)."""
+    """The same gains from the heuristic's decoded Table and the engine's exchange_scores (weight 1 a Nazi)."""
     t = H.Table(views, seat, num)
     offers, accepts, bib = (np.zeros(len(views[b])) for b in EXCHANGE_BLOCKS)
     if not len(t.nazis):
@@ -98,7 +98,7 @@ def heuristic_gains(views, seat, num, mask):
                 candidates.append([seat, i, colour, value, half, who, slot] + mine)
                 targets.append(("accept", a))
     scores = np.zeros(len(candidates))
-    H.exchange_scores(t.kinds, t.relax, t.colours.copy(), t.values.copy(), t.halves.copy(), t.usable.copy(), t.nazis,
+    E.exchange_scores(t.kinds, t.relax, t.colours.copy(), t.values.copy(), t.halves.copy(), t.usable.copy(), t.nazis,
                       np.ones(len(t.nazis)), t.min_team, np.array(candidates, np.int64), scores)
     out = {"offer": offers, "accept": accepts, "bib": bib}
     seen = set()
