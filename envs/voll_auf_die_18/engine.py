@@ -2264,6 +2264,12 @@ NUM_HALVES = int(D.HALF_SEGMENTS.shape[0])
 BIB_KEYS = 4 * 7 * NUM_HALVES  # colour, value, half digit: Bib cards alike in these score alike
 VALUE_BITS = ((np.int64(1) << MAX_VALUE) - 1) & ~np.int64(1)  # the values seat_options lists: 1-30
 SUM_BITS = (np.int64(1) << 32) - 1                             # the sums team_search's table holds: 0-31
+# exchange_gains' facts per face-up Nazi: which, all against one, the sums the new members must hit
+# (0-31), how many must join at least, its colour and value rules; whether the team can convince it
+# without an exchange, whether the others can without the viewer, and the values the viewer would
+# have to add (:func:`_completing`)
+X_NAZI, X_EVERYONE, X_TARGETS, X_MIN_NEW, X_ALLOWED, X_BANNED, X_VERDICT, X_ALONE, X_NEED = range(9)
+X_ROWS = 9
 
 
 @njit(cache=True, inline="always")
@@ -2277,11 +2283,12 @@ def _present(usable):
 
 
 @njit(cache=True)
-def _option_values(normal, talent, relax, accepted):
+def _option_values(normal, talent, relax, accepted, several):
     """The values (bitmask) of the options :func:`seat_options` lists for a seat whose subsets read
     ``normal``/``talent`` (:func:`subset_readings` over all its usable cards) at a Nazi that accepts
     the slots ``accepted``: a subset's reading depends only on its own cards, so the Nazi just picks
-    the subsets. Cut after MAX_OPTIONS options, lowest subset and value first, as seat_options cuts."""
+    the subsets. Cut after MAX_OPTIONS options, lowest subset and value first, as seat_options cuts;
+    only a seat whose subsets may read ``several`` values each (Maria) can reach the cut."""
     values = np.int64(0)
     n = 0
     for s in range(NUM_SUBSETS):
@@ -2289,6 +2296,9 @@ def _option_values(normal, talent, relax, accepted):
         if subset & accepted != subset:
             continue
         readings = (normal[s] | (talent[s] if relax else np.int64(0))) & VALUE_BITS
+        if not several:
+            values |= readings
+            continue
         count = count_bits(readings)
         if n + count <= MAX_OPTIONS:
             values |= readings
@@ -2306,20 +2316,34 @@ def _option_values(normal, talent, relax, accepted):
 def _join(reach, values, must, seats):
     """Add one seat to ``reach`` (``reach[m]``: bitmask of the sums 0-31 that m joining seats can
     lay): it joins with one of its option ``values`` or, unless it ``must`` (all against one), stays
-    out. :func:`team_search`'s table with "how many teams" replaced by "is there one"."""
+    out. :func:`team_search`'s table with "how many teams" replaced by "is there one". (Multiplying
+    by a value's lone bit shifts by the value: one step a value, no bit index needed.)"""
     for m in range(seats, 0, -1):
         grown = np.int64(0)
         before = reach[m - 1]
         if before:
-            bits, v = values, 0
+            bits = values
             while bits:
-                if bits & 1:
-                    grown |= before << v
-                bits >>= 1
-                v += 1
+                low = bits & -bits
+                grown |= before * low
+                bits ^= low
         reach[m] = ((np.int64(0) if must else reach[m]) | grown) & SUM_BITS
     if must:
         reach[0] = 0
+
+
+@njit(cache=True, inline="always")
+def _completed_by(reach, values, targets, min_new, seats):
+    """Whether one more joining seat with one of these option ``values`` completes a team in
+    ``reach`` that hits one of ``targets`` with at least ``min_new`` joining seats."""
+    bits = values
+    while bits:
+        low = bits & -bits
+        for m in range(max(min_new, 1), seats + 1):
+            if (reach[m - 1] * low) & targets:
+                return True
+        bits ^= low
+    return False
 
 
 @njit(cache=True, inline="always")
@@ -2366,10 +2390,19 @@ def _rest_reach(state, nazis, count, skip_a, skip_b, num, vals, out):
         for m in range(num + 1):
             out[j, m] = 0
         out[j, 0] = 1
-        nazi = nazis[j]
+        nazi = nazis[X_NAZI, j]
         for seat in range(num):
             if seat != skip_a and seat != skip_b and not state.contrib[nazi, seat]:
-                _join(out[j], vals[j, seat], nazis[NUM_SLOTS + j] != 0, num)
+                _join(out[j], vals[j, seat], nazis[X_EVERYONE, j] != 0, num)
+
+
+@njit(cache=True, inline="always")
+def _any_exchange(mask):
+    """Whether the mask row allows any offer, accept or Bib action (else every gain is 0)."""
+    for a in range(A_OFFER, A_EXPAND):
+        if mask[a]:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -2386,12 +2419,10 @@ def exchange_gains(state, viewer, out_offer, out_accept, out_bib):
     out_offer[:] = 0.0
     out_accept[:] = 0.0
     out_bib[:] = 0.0
-    if state.terminal:
+    if state.terminal or not _any_exchange(state.mask[viewer]):
         return
     num = int(state.num_players)
-    # per face-up Nazi row j: nazi, all against one, targets (sums 0-31), fewest new members, rules,
-    # and whether the team can convince it without an exchange
-    nazis = np.empty(7 * NUM_SLOTS, np.int64)
+    nazis = np.empty((X_ROWS, NUM_SLOTS), np.int64)  # a column per face-up Nazi (rows: X_...)
     count = 0
     for slot in range(NUM_SLOTS):
         nazi = nazi_in_slot(state, slot)
@@ -2401,12 +2432,12 @@ def exchange_gains(state, viewer, out_offer, out_accept, out_bib):
         members = 0
         for seat in range(num):
             members += state.contrib[nazi, seat]
-        nazis[count] = nazi
-        nazis[NUM_SLOTS + count] = everyone
-        nazis[2 * NUM_SLOTS + count] = _targets(NAZI_IQ[nazi], state.pool_fixed[nazi], state.pool_readings[nazi]) & SUM_BITS
-        nazis[3 * NUM_SLOTS + count] = max(0, min_team(state) - members)
-        nazis[4 * NUM_SLOTS + count] = allowed
-        nazis[5 * NUM_SLOTS + count] = banned
+        nazis[X_NAZI, count] = nazi
+        nazis[X_EVERYONE, count] = everyone
+        nazis[X_TARGETS, count] = _targets(NAZI_IQ[nazi], state.pool_fixed[nazi], state.pool_readings[nazi]) & SUM_BITS
+        nazis[X_MIN_NEW, count] = max(0, min_team(state) - members)
+        nazis[X_ALLOWED, count] = allowed
+        nazis[X_BANNED, count] = banned
         count += 1
     if count == 0:
         return
@@ -2422,26 +2453,36 @@ def exchange_gains(state, viewer, out_offer, out_accept, out_bib):
         _seat_cards(state, seat, viewer, cards[0, seat], cards[1, seat], cards[2, seat], cards[3, seat])
         subset_readings(state.character[seat], cards[0, seat], cards[1, seat], cards[2, seat],
                         _present(cards[3, seat]), readings[0, seat], readings[1, seat])
-    for j in range(count):
-        for seat in range(num):
+    for seat in range(num):
+        for j in range(count):
             accepted[j, seat] = cards_accepted(cards[0, seat], cards[1, seat], cards[3, seat],
-                                               nazis[4 * NUM_SLOTS + j], nazis[5 * NUM_SLOTS + j])
-            vals[j, seat] = _option_values(readings[0, seat], readings[1, seat], state.talent_ready[seat],
-                                           accepted[j, seat])
-    _rest_reach(state, nazis, count, -1, -1, num, vals, reach[0])
+                                               nazis[X_ALLOWED, j], nazis[X_BANNED, j])
+            if j > 0 and accepted[j, seat] == accepted[j - 1, seat]:  # (the same cards: the same values)
+                vals[j, seat] = vals[j - 1, seat]
+            else:
+                vals[j, seat] = _option_values(readings[0, seat], readings[1, seat], state.talent_ready[seat],
+                                               accepted[j, seat], state.character[seat] == D.MARIA)
     _rest_reach(state, nazis, count, viewer, -1, num, vals, reach[1])
     base = 0
     for j in range(count):
-        nazis[6 * NUM_SLOTS + j] = 1 if _hits(reach[0, j], nazis[2 * NUM_SLOTS + j], nazis[3 * NUM_SLOTS + j], num) else 0
-        base += nazis[6 * NUM_SLOTS + j]
+        reach[0, j, :] = reach[1, j, :]
+        if not state.contrib[nazis[X_NAZI, j], viewer]:
+            _join(reach[0, j], vals[j, viewer], nazis[X_EVERYONE, j] != 0, num)
+        nazis[X_VERDICT, j] = 1 if _hits(reach[0, j], nazis[X_TARGETS, j], nazis[X_MIN_NEW, j], num) else 0
+        base += nazis[X_VERDICT, j]
+        nazis[X_ALONE, j] = 1 if _hits(reach[1, j], nazis[X_TARGETS, j], nazis[X_MIN_NEW, j], num) else 0
+        nazis[X_NEED, j] = _completing(reach[1, j], nazis[X_TARGETS, j], nazis[X_MIN_NEW, j], num)
     mask = state.mask[viewer]
     row, other_row = np.zeros(3, np.int64), np.zeros(3, np.int64)
     for rel in range(1, num):
         other = (viewer + rel) % num
-        _rest_reach(state, nazis, count, viewer, other, num, vals, reach[2])
+        rest_done = False  # reach[2] for this other: built for its first candidate
         for i in range(HAND):
             a = A_OFFER + (rel - 1) * HAND + i
             if mask[a] and cards[3, viewer, i]:
+                if not rest_done:
+                    _rest_reach(state, nazis, count, viewer, other, num, vals, reach[2])
+                    rest_done = True
                 best, scored = 0.0, False
                 other_row[0], other_row[1], other_row[2] = cards[0, viewer, i], cards[1, viewer, i], cards[2, viewer, i]
                 for j in range(HAND):
@@ -2462,6 +2503,9 @@ def exchange_gains(state, viewer, out_offer, out_accept, out_bib):
                     for i in range(HAND):
                         a = A_ACCEPT + (rel - 1) * HAND + i
                         if mask[a] and cards[3, viewer, i]:
+                            if not rest_done:
+                                _rest_reach(state, nazis, count, viewer, other, num, vals, reach[2])
+                                rest_done = True
                             other_row[0], other_row[1], other_row[2] = cards[0, viewer, i], cards[1, viewer, i], \
                                 cards[2, viewer, i]
                             score = _swap_score(state, nazis, count, viewer, i, row, other, j, other_row, cards,
@@ -2497,10 +2541,12 @@ def _swap_score(state, nazis, count, viewer, i, row, other, j, other_row, cards,
     table = reach[3, 0]
     score = 0
     fresh_mine, fresh_theirs = False, False  # the changed seats' readings, computed once a Nazi takes the card
+    fits_mine, fits_theirs = -1, -1           # the accepted slots the values below were computed for
+    mine_then, theirs_then = np.int64(0), np.int64(0)
     for k in range(count):
-        nazi, everyone = nazis[k], nazis[NUM_SLOTS + k] != 0
-        targets, min_new = nazis[2 * NUM_SLOTS + k], nazis[3 * NUM_SLOTS + k]
-        allowed, banned = nazis[4 * NUM_SLOTS + k], nazis[5 * NUM_SLOTS + k]
+        nazi, everyone = nazis[X_NAZI, k], nazis[X_EVERYONE, k] != 0
+        targets, min_new = nazis[X_TARGETS, k], nazis[X_MIN_NEW, k]
+        allowed, banned = nazis[X_ALLOWED, k], nazis[X_BANNED, k]
         mine, theirs = vals[k, viewer], vals[k, other] if other >= 0 else np.int64(0)
         mine_laid = state.contrib[nazi, viewer] != 0
         theirs_laid = other < 0 or state.contrib[nazi, other] != 0
@@ -2511,8 +2557,12 @@ def _swap_score(state, nazis, count, viewer, i, row, other, j, other_row, cards,
                                 readings[1, num])
                 fresh_mine = True
             fits = (accepted[k, viewer] & ~(1 << i)) | ((1 << i) if takes else 0)
-            mine = _option_values(readings[0, num] if takes else readings[0, viewer],
-                                  readings[1, num] if takes else readings[1, viewer], state.talent_ready[viewer], fits)
+            if fits != fits_mine:  # (Nazis with the same rules take the same cards: computed once)
+                fits_mine = fits
+                mine_then = _option_values(readings[0, num] if takes else readings[0, viewer],
+                                           readings[1, num] if takes else readings[1, viewer],
+                                           state.talent_ready[viewer], fits, state.character[viewer] == D.MARIA)
+            mine = mine_then
         if not theirs_laid:
             takes = (allowed >> other_row[0] & 1) and not (banned >> other_row[1] & 1)
             if takes and not fresh_theirs:
@@ -2520,22 +2570,30 @@ def _swap_score(state, nazis, count, viewer, i, row, other, j, other_row, cards,
                                 readings[1, num + 1])
                 fresh_theirs = True
             fits = (accepted[k, other] & ~(1 << j)) | ((1 << j) if takes else 0)
-            theirs = _option_values(readings[0, num + 1] if takes else readings[0, other],
-                                    readings[1, num + 1] if takes else readings[1, other], state.talent_ready[other],
-                                    fits)
+            if fits != fits_theirs:
+                fits_theirs = fits
+                theirs_then = _option_values(readings[0, num + 1] if takes else readings[0, other],
+                                             readings[1, num + 1] if takes else readings[1, other],
+                                             state.talent_ready[other], fits, state.character[other] == D.MARIA)
+            theirs = theirs_then
         if mine == vals[k, viewer] and (other < 0 or theirs == vals[k, other]):
-            score += nazis[6 * NUM_SLOTS + k]
+            score += nazis[X_VERDICT, k]
             continue
-        if other < 0:
-            table[:] = reach[1, k]
+        if other < 0:  # a Bib swap: the other seats' table is the same for every card
+            alone, need = nazis[X_ALONE, k] != 0, nazis[X_NEED, k]
         else:
             table[:] = reach[2, k]
             if not theirs_laid:
                 _join(table, theirs, everyone, num)
-        alone = _hits(table, targets, min_new, num)  # the team without the viewer's new card
+            alone = _hits(table, targets, min_new, num)  # the team without the viewer's new card
+            if mine_laid or (alone and not everyone):
+                score += 1 if alone else 0
+            elif _completed_by(table, mine, targets, min_new, num):
+                score += 1
+            continue
         if mine_laid:
             score += 1 if alone else 0
-        elif (alone and not everyone) or (mine & _completing(table, targets, min_new, num)) != 0:
+        elif (alone and not everyone) or (mine & need) != 0:
             score += 1
     return score
 
