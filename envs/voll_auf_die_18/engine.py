@@ -581,10 +581,21 @@ def seat_options(kind, relax, colours, values, halves, usable, allowed_colours, 
     ``relax`` says the seat's talent is active."""
     normal = np.empty(NUM_SUBSETS, np.int64)
     talent = np.empty(NUM_SUBSETS, np.int64)
-    subset_readings(kind, colours, values, halves, cards_accepted(colours, values, usable, allowed_colours,
-                                                                 banned_values), normal, talent)
+    accepted = cards_accepted(colours, values, usable, allowed_colours, banned_values)
+    subset_readings(kind, colours, values, halves, accepted, normal, talent)
+    return list_options(normal, talent, relax, accepted, out_mask, out_value, out_talent)
+
+
+@njit(cache=True, inline="always")
+def list_options(normal, talent, relax, accepted, out_mask, out_value, out_talent):
+    """:func:`seat_options` from the seat's subset readings (:func:`subset_readings` over at least
+    the ``accepted`` slots): a subset's reading depends only on its own cards, so readings made
+    once for all usable cards serve every Nazi, which only picks the subsets it accepts. Lists
+    subsets in order, values ascending, at most ``out_mask.shape[0]`` options."""
     n = 0
     for s in range(NUM_SUBSETS):
+        if SUBSETS[s] & accepted != SUBSETS[s]:
+            continue
         readings = normal[s] | (talent[s] if relax else np.int64(0))
         if readings == 0:
             continue
@@ -603,16 +614,24 @@ def team_search(targets, min_new, can_join, must_join, opt_value, opt_count, way
 
     Each seat with ``can_join`` adds at most one of its options (``opt_value[seat, :opt_count[seat]]``);
     seats with ``must_join`` must add one (all against one); at least ``min_new`` seats join (never
-    alone). ``ways`` is scratch of shape (seats + 1, 32, seats + 1). Returns the number of teams
+    alone). ``ways`` is scratch of shape (seats + 1, 32, seats + 1) (filled up to the highest target
+    sum only, which is all the count and the team read). Returns the number of teams
     (each reading of a target counted once) and writes the team with the fewest members into
     ``solution_option`` (option index per seat, -1: does not join); all -1 if there is none.
     """
     seats = can_join.shape[0]
+    highest = -1  # sums above the highest target are never asked for: their cells are not filled
+    for total in range(32):
+        if targets >> total & 1:
+            highest = total
     ways[seats, :, :] = 0
     ways[seats, 0, 0] = 1
     for seat in range(seats - 1, -1, -1):
-        for total in range(32):
+        for total in range(highest + 1):
             for members in range(seats + 1):
+                if members > seats - seat:  # more members than seats left: none
+                    ways[seat, total, members] = 0
+                    continue
                 count = 0
                 if not must_join[seat]:
                     count += ways[seat + 1, total, members]
@@ -2224,30 +2243,43 @@ def team_hints(state, viewer, out_hint, out_ways):
     if state.terminal:
         return
     cards = np.zeros((4, num, 4), np.int8)
+    readings = np.zeros((2, num, NUM_SUBSETS), np.int64)  # normal, talent: once a seat, for every Nazi
     options = np.zeros((3, num, MAX_OPTIONS), np.int64)
     per_seat = np.zeros((4, num), np.int64)  # options, can join, must join, chosen
     ways = np.zeros((num + 1, 32, num + 1), np.int64)
+    reach = np.zeros(MAX_PLAYERS + 1, np.int64)
     for seat in range(num):
         _seat_cards(state, seat, viewer, cards[0, seat], cards[1, seat], cards[2, seat], cards[3, seat])
+        subset_readings(state.character[seat], cards[0, seat], cards[1, seat], cards[2, seat],
+                        _present(cards[3, seat]), readings[0, seat], readings[1, seat])
     for slot in range(NUM_SLOTS):
         nazi = nazi_in_slot(state, slot)
         if nazi < 0:
             continue
         allowed, banned, everyone = nazi_rules(state, nazi)
         members = 0
+        reach[:] = 0
+        reach[0] = 1
         for seat in range(num):
             laid = state.contrib[nazi, seat]
             members += laid
             per_seat[0, seat] = 0
             if not laid:
-                per_seat[0, seat] = seat_options(state.character[seat], state.talent_ready[seat], cards[0, seat],
-                                                 cards[1, seat], cards[2, seat], cards[3, seat], allowed, banned,
-                                                 options[0, seat], options[1, seat], options[2, seat])
+                n = list_options(readings[0, seat], readings[1, seat], state.talent_ready[seat],
+                                 cards_accepted(cards[0, seat], cards[1, seat], cards[3, seat], allowed, banned),
+                                 options[0, seat], options[1, seat], options[2, seat])
+                per_seat[0, seat] = n
+                values = np.int64(0)
+                for o in range(n):
+                    values |= np.int64(1) << options[1, seat, o]
+                _join(reach, values, everyone != 0, num)
             per_seat[1, seat] = 0 if laid else 1
             per_seat[2, seat] = everyone if not laid else 0
         targets = _targets(NAZI_IQ[nazi], state.pool_fixed[nazi], state.pool_readings[nazi])
-        count = team_search(targets, max(0, min_team(state) - members), per_seat[1], per_seat[2], options[1],
-                            per_seat[0], ways, per_seat[3])
+        fewest = max(0, min_team(state) - members)
+        if not _hits(reach, targets & SUM_BITS, fewest, num):
+            continue  # nobody can convince it (the bit table says so at a fraction of the count's cost)
+        count = team_search(targets, fewest, per_seat[1], per_seat[2], options[1], per_seat[0], ways, per_seat[3])
         out_ways[slot] = min(count, 32767)
         for seat in range(num):
             chosen = per_seat[3, seat]
