@@ -709,8 +709,9 @@ def exchange_scores(kinds, relax, colours, values, halves, usable, nazis, weight
     slot b, colour, value, half; seat b = -1 for a Bib swap, seat a = -1 too: no exchange) the summed
     ``weights`` of the Nazis :func:`argument_search` can then convince exactly (the exchanged cards
     count as usable). ``nazis[j]`` = IQ, allowed colours, banned values, all against one, pool sum,
-    Maria's readings, then one flag per seat for "already laid here". The heuristic's trading and the
-    observation's exchange hints (:func:`exchange_gains`) both score with this."""
+    Maria's readings, then one flag per seat for "already laid here". The heuristic trades with this;
+    the observation's exchange hints (:func:`exchange_gains`) score the same with weight 1 a Nazi,
+    without a full search per candidate."""
     seats = kinds.shape[0]
     solution = np.zeros(seats, np.int8)
     contributed = np.zeros(seats, np.int8)
