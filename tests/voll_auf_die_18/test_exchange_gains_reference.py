@@ -26,6 +26,11 @@ def face_up_rows(r, num):
     return np.array(rows, np.int64).reshape(len(rows), 6 + num)
 
 
+def face_up(r):
+    """The Nazis in the hint slots (the stack's top and the spaces)."""
+    return [E.nazi_in_slot(r, slot) for slot in range(E.NUM_SLOTS) if E.nazi_in_slot(r, slot) >= 0]
+
+
 def reference_exchange_gains(r, viewer):
     """The blocks as the first ``exchange_gains`` computed them (plain Python around the jitted
     ``exchange_scores``): (offer gains, accept gains, Bib gains), each candidate scored in full."""
@@ -113,16 +118,20 @@ def random_positions(num_players, chapter, communication, seed, games=12, rounds
                 yield states[g : g + 1]
 
 
+# (players, chapter, communication, seed): plain Nazis, Blind Trust (10), hidden hands, random
+# chapters (19), and the super nasty sides, All Against One (7, 8, 14) among them
 CASES = [(2, 1, "full", 1), (2, 10, "none", 2), (3, 5, "full", 3), (3, 17, "none", 4), (4, 2, "full", 5),
-         (4, 19, "full", 6), (5, 3, "full", 7), (5, 12, "none", 8)]
+         (4, 19, "full", 6), (5, 3, "full", 7), (5, 12, "none", 8), (2, 7, "full", 9), (3, 8, "full", 10),
+         (4, 7, "none", 11), (5, 14, "full", 12)]
 
 
 def test_the_blocks_equal_the_full_search_of_every_candidate():
     """Every seat of every position of every case; then that the positions reached every kind of
-    gain (offers, accepts, Bib swaps, losses, Maria's and Krapotke's tables), so none went untested."""
+    gain (offers, accepts, Bib swaps, losses, Maria's and Krapotke's tables, All Against One
+    Nazis), so none went untested."""
     n = (E.MAX_PLAYERS - 1) * E.HAND
     got = [np.zeros(n), np.zeros(n), np.zeros(E.HAND * E.NUM_ARG)]
-    seen = dict.fromkeys(("views", "offer", "accept", "bib", "negative", "maria", "krapotke"), 0)
+    seen = dict.fromkeys(("views", "offer", "accept", "bib", "negative", "maria", "krapotke", "everyone"), 0)
     for case in CASES:
         num_players = case[0]
         for states in random_positions(*case):
@@ -139,4 +148,5 @@ def test_the_blocks_equal_the_full_search_of_every_candidate():
                 seen["negative"] += int(any((block < 0).any() for block in expected))
                 seen["maria"] += int(some and (characters == D.MARIA).any())
                 seen["krapotke"] += int(some and (characters == D.KRAPOTKE).any())
+                seen["everyone"] += int(some and any(E.nazi_rules(r, nazi)[2] for nazi in face_up(r)))
     assert all(seen.values()), f"kinds of positions compared: {seen}"
