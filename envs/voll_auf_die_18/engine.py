@@ -2222,87 +2222,13 @@ def _refresh_seat(state, seat, row, bib, bib_count, pooled):
             _fill_argue_mask(state, seat, slot, nazi, mask, normal, talent, accepted, unknown, arguments)
 
 
-@njit(cache=True)
-def hints(states, viewer, out_hint, out_ways):
-    """:func:`team_hints` of the record in the length-1 array ``states`` (numba takes an array
-    from Python cheaply): for the env's ``infos``."""
-    team_hints(states[0], viewer, out_hint, out_ways)
-
-
-@njit(cache=True)
-def team_hints(state, viewer, out_hint, out_ways):
-    """For ``viewer``: per Nazi slot one exact team argumentation among the hands whose fronts it
-    knows, with the fewest new members (``out_hint[slot, relative seat]``: the hand-slot subset that
-    seat lays, 0: none; ``out_hint`` has at least ``num_players`` columns), and how many there are
-    (``out_ways[slot]``, capped at 32767). The env's ``infos`` and the observation's hint blocks
-    (``observe_hints``) both come from here."""
-    num = int(state.num_players)
-    for slot in range(NUM_SLOTS):
-        out_ways[slot] = 0
-        for rel in range(out_hint.shape[1]):
-            out_hint[slot, rel] = 0
-    if state.terminal:
-        return
-    cards = np.zeros((4, num, 4), np.int8)
-    readings = np.zeros((2, num, NUM_SUBSETS), np.int64)  # normal, talent: once a seat, for every Nazi
-    options = np.zeros((3, num, MAX_OPTIONS), np.int64)
-    per_seat = np.zeros((4, num), np.int64)  # options, can join, must join, chosen
-    ways = np.zeros((num + 1, 32, num + 1), np.int64)
-    reach = np.zeros(MAX_PLAYERS + 1, np.int64)
-    for seat in range(num):
-        _seat_cards(state, seat, viewer, cards[0, seat], cards[1, seat], cards[2, seat], cards[3, seat])
-        subset_readings(state.character[seat], cards[0, seat], cards[1, seat], cards[2, seat],
-                        _present(cards[3, seat]), readings[0, seat], readings[1, seat])
-    for slot in range(NUM_SLOTS):
-        nazi = nazi_in_slot(state, slot)
-        if nazi < 0:
-            continue
-        allowed, banned, everyone = nazi_rules(state, nazi)
-        members = 0
-        reach[:] = 0
-        reach[0] = 1
-        for seat in range(num):
-            laid = state.contrib[nazi, seat]
-            members += laid
-            per_seat[0, seat] = 0
-            if not laid:
-                n = list_options(readings[0, seat], readings[1, seat], state.talent_ready[seat],
-                                 cards_accepted(cards[0, seat], cards[1, seat], cards[3, seat], allowed, banned),
-                                 options[0, seat], options[1, seat], options[2, seat])
-                per_seat[0, seat] = n
-                values = np.int64(0)
-                for o in range(n):
-                    values |= np.int64(1) << options[1, seat, o]
-                _join(reach, values, everyone != 0, num)
-            per_seat[1, seat] = 0 if laid else 1
-            per_seat[2, seat] = everyone if not laid else 0
-        targets = _targets(NAZI_IQ[nazi], state.pool_fixed[nazi], state.pool_readings[nazi])
-        fewest = max(0, min_team(state) - members)
-        if not _hits(reach, targets & SUM_BITS, fewest, num):
-            continue  # nobody can convince it (the bit table says so at a fraction of the count's cost)
-        count = team_search(targets, fewest, per_seat[1], per_seat[2], options[1], per_seat[0], ways, per_seat[3])
-        out_ways[slot] = min(count, 32767)
-        for seat in range(num):
-            chosen = per_seat[3, seat]
-            out_hint[slot, (seat - viewer) % num] = options[0, seat, chosen] if chosen >= 0 else 0
-
-
-# The exchange hints score every legal exchange of the viewer by whether each face-up Nazi can then
-# be convinced exactly. Whether a team exists depends only on the set of values each seat can add
-# there (team_search counts teams, existence needs no counts), and a seat's subset readings do not
-# depend on the Nazi (:func:`subset_readings`): so each seat's readings are computed once a view, a
-# candidate recomputes only the one or two seats it changes, and a Nazi whose value sets it leaves
-# as they were keeps the verdict it had without the exchange.
-NUM_HALVES = int(D.HALF_SEGMENTS.shape[0])
-BIB_KEYS = 4 * 7 * NUM_HALVES  # colour, value, half digit: Bib cards alike in these score alike
+# Existence tables: whether a team can convince a Nazi depends only on the set of values each seat
+# can add there (team_search counts the teams; "is there one" needs no counts), so bitmasks of the
+# reachable sums answer it, and a seat's subset readings do not depend on the Nazi
+# (:func:`subset_readings`). team_hints skips the count where they show no team; exchange_gains
+# scores with them alone.
 VALUE_BITS = ((np.int64(1) << MAX_VALUE) - 1) & ~np.int64(1)  # the values seat_options lists: 1-30
 SUM_BITS = (np.int64(1) << 32) - 1                             # the sums team_search's table holds: 0-31
-# exchange_gains' facts per face-up Nazi: which, all against one, the sums the new members must hit
-# (0-31), how many must join at least, its colour and value rules; whether the team can convince it
-# without an exchange, whether the others can without the viewer, and the values the viewer would
-# have to add (:func:`_completing`)
-X_NAZI, X_EVERYONE, X_TARGETS, X_MIN_NEW, X_ALLOWED, X_BANNED, X_VERDICT, X_ALONE, X_NEED = range(9)
-X_ROWS = 9
 
 
 @njit(cache=True, inline="always")
@@ -2402,6 +2328,85 @@ def _completing(reach, targets, min_new, seats):
             before >>= 1
             t += 1
     return need & VALUE_BITS
+
+
+@njit(cache=True)
+def hints(states, viewer, out_hint, out_ways):
+    """:func:`team_hints` of the record in the length-1 array ``states`` (numba takes an array
+    from Python cheaply): for the env's ``infos``."""
+    team_hints(states[0], viewer, out_hint, out_ways)
+
+
+@njit(cache=True)
+def team_hints(state, viewer, out_hint, out_ways):
+    """For ``viewer``: per Nazi slot one exact team argumentation among the hands whose fronts it
+    knows, with the fewest new members (``out_hint[slot, relative seat]``: the hand-slot subset that
+    seat lays, 0: none; ``out_hint`` has at least ``num_players`` columns), and how many there are
+    (``out_ways[slot]``, capped at 32767). The env's ``infos`` and the observation's hint blocks
+    (``observe_hints``) both come from here."""
+    num = int(state.num_players)
+    for slot in range(NUM_SLOTS):
+        out_ways[slot] = 0
+        for rel in range(out_hint.shape[1]):
+            out_hint[slot, rel] = 0
+    if state.terminal:
+        return
+    cards = np.zeros((4, num, 4), np.int8)
+    readings = np.zeros((2, num, NUM_SUBSETS), np.int64)  # normal, talent: once a seat, for every Nazi
+    options = np.zeros((3, num, MAX_OPTIONS), np.int64)
+    per_seat = np.zeros((4, num), np.int64)  # options, can join, must join, chosen
+    ways = np.zeros((num + 1, 32, num + 1), np.int64)
+    reach = np.zeros(MAX_PLAYERS + 1, np.int64)
+    for seat in range(num):
+        _seat_cards(state, seat, viewer, cards[0, seat], cards[1, seat], cards[2, seat], cards[3, seat])
+        subset_readings(state.character[seat], cards[0, seat], cards[1, seat], cards[2, seat],
+                        _present(cards[3, seat]), readings[0, seat], readings[1, seat])
+    for slot in range(NUM_SLOTS):
+        nazi = nazi_in_slot(state, slot)
+        if nazi < 0:
+            continue
+        allowed, banned, everyone = nazi_rules(state, nazi)
+        members = 0
+        reach[:] = 0
+        reach[0] = 1
+        for seat in range(num):
+            laid = state.contrib[nazi, seat]
+            members += laid
+            per_seat[0, seat] = 0
+            if not laid:
+                n = list_options(readings[0, seat], readings[1, seat], state.talent_ready[seat],
+                                 cards_accepted(cards[0, seat], cards[1, seat], cards[3, seat], allowed, banned),
+                                 options[0, seat], options[1, seat], options[2, seat])
+                per_seat[0, seat] = n
+                values = np.int64(0)
+                for o in range(n):
+                    values |= np.int64(1) << options[1, seat, o]
+                _join(reach, values, everyone != 0, num)
+            per_seat[1, seat] = 0 if laid else 1
+            per_seat[2, seat] = everyone if not laid else 0
+        targets = _targets(NAZI_IQ[nazi], state.pool_fixed[nazi], state.pool_readings[nazi])
+        fewest = max(0, min_team(state) - members)
+        if not _hits(reach, targets & SUM_BITS, fewest, num):
+            continue  # nobody can convince it (the bit table says so at a fraction of the count's cost)
+        count = team_search(targets, fewest, per_seat[1], per_seat[2], options[1], per_seat[0], ways, per_seat[3])
+        out_ways[slot] = min(count, 32767)
+        for seat in range(num):
+            chosen = per_seat[3, seat]
+            out_hint[slot, (seat - viewer) % num] = options[0, seat, chosen] if chosen >= 0 else 0
+
+
+# The exchange hints score every legal exchange of the viewer by whether each face-up Nazi can then
+# be convinced exactly: with the existence tables above, each seat's readings are computed once a
+# view, a candidate recomputes only the one or two seats it changes, and a Nazi whose value sets it
+# leaves as they were keeps the verdict it had without the exchange.
+NUM_HALVES = int(D.HALF_SEGMENTS.shape[0])
+BIB_KEYS = 4 * 7 * NUM_HALVES  # colour, value, half digit: Bib cards alike in these score alike
+# exchange_gains' facts per face-up Nazi: which, all against one, the sums the new members must hit
+# (0-31), how many must join at least, its colour and value rules; whether the team can convince it
+# without an exchange, whether the others can without the viewer, and the values the viewer would
+# have to add (:func:`_completing`)
+X_NAZI, X_EVERYONE, X_TARGETS, X_MIN_NEW, X_ALLOWED, X_BANNED, X_VERDICT, X_ALONE, X_NEED = range(9)
+X_ROWS = 9
 
 
 @njit(cache=True, inline="always")
