@@ -581,10 +581,21 @@ def seat_options(kind, relax, colours, values, halves, usable, allowed_colours, 
     ``relax`` says the seat's talent is active."""
     normal = np.empty(NUM_SUBSETS, np.int64)
     talent = np.empty(NUM_SUBSETS, np.int64)
-    subset_readings(kind, colours, values, halves, cards_accepted(colours, values, usable, allowed_colours,
-                                                                 banned_values), normal, talent)
+    accepted = cards_accepted(colours, values, usable, allowed_colours, banned_values)
+    subset_readings(kind, colours, values, halves, accepted, normal, talent)
+    return list_options(normal, talent, relax, accepted, out_mask, out_value, out_talent)
+
+
+@njit(cache=True, inline="always")
+def list_options(normal, talent, relax, accepted, out_mask, out_value, out_talent):
+    """:func:`seat_options` from the seat's subset readings (:func:`subset_readings` over at least
+    the ``accepted`` slots): a subset's reading depends only on its own cards, so readings made
+    once for all usable cards serve every Nazi, which only picks the subsets it accepts. Lists
+    subsets in order, values ascending, at most ``out_mask.shape[0]`` options."""
     n = 0
     for s in range(NUM_SUBSETS):
+        if SUBSETS[s] & accepted != SUBSETS[s]:
+            continue
         readings = normal[s] | (talent[s] if relax else np.int64(0))
         if readings == 0:
             continue
@@ -603,16 +614,24 @@ def team_search(targets, min_new, can_join, must_join, opt_value, opt_count, way
 
     Each seat with ``can_join`` adds at most one of its options (``opt_value[seat, :opt_count[seat]]``);
     seats with ``must_join`` must add one (all against one); at least ``min_new`` seats join (never
-    alone). ``ways`` is scratch of shape (seats + 1, 32, seats + 1). Returns the number of teams
+    alone). ``ways`` is scratch of shape (seats + 1, 32, seats + 1) (filled up to the highest target
+    sum only, which is all the count and the team read). Returns the number of teams
     (each reading of a target counted once) and writes the team with the fewest members into
     ``solution_option`` (option index per seat, -1: does not join); all -1 if there is none.
     """
     seats = can_join.shape[0]
+    highest = -1  # sums above the highest target are never asked for: their cells are not filled
+    for total in range(32):
+        if targets >> total & 1:
+            highest = total
     ways[seats, :, :] = 0
     ways[seats, 0, 0] = 1
     for seat in range(seats - 1, -1, -1):
-        for total in range(32):
+        for total in range(highest + 1):
             for members in range(seats + 1):
+                if members > seats - seat:  # more members than seats left: none
+                    ways[seat, total, members] = 0
+                    continue
                 count = 0
                 if not must_join[seat]:
                     count += ways[seat + 1, total, members]
@@ -690,8 +709,9 @@ def exchange_scores(kinds, relax, colours, values, halves, usable, nazis, weight
     slot b, colour, value, half; seat b = -1 for a Bib swap, seat a = -1 too: no exchange) the summed
     ``weights`` of the Nazis :func:`argument_search` can then convince exactly (the exchanged cards
     count as usable). ``nazis[j]`` = IQ, allowed colours, banned values, all against one, pool sum,
-    Maria's readings, then one flag per seat for "already laid here". The heuristic's trading and the
-    observation's exchange hints (:func:`exchange_gains`) both score with this."""
+    Maria's readings, then one flag per seat for "already laid here". The heuristic trades with this;
+    the observation's exchange hints (:func:`exchange_gains`) score the same with weight 1 a Nazi,
+    without a full search per candidate."""
     seats = kinds.shape[0]
     solution = np.zeros(seats, np.int8)
     contributed = np.zeros(seats, np.int8)
@@ -2202,6 +2222,114 @@ def _refresh_seat(state, seat, row, bib, bib_count, pooled):
             _fill_argue_mask(state, seat, slot, nazi, mask, normal, talent, accepted, unknown, arguments)
 
 
+# Existence tables: whether a team can convince a Nazi depends only on the set of values each seat
+# can add there (team_search counts the teams; "is there one" needs no counts), so bitmasks of the
+# reachable sums answer it, and a seat's subset readings do not depend on the Nazi
+# (:func:`subset_readings`). team_hints skips the count where they show no team; exchange_gains
+# scores with them alone.
+VALUE_BITS = ((np.int64(1) << MAX_VALUE) - 1) & ~np.int64(1)  # the values seat_options lists: 1-30
+SUM_BITS = (np.int64(1) << 32) - 1                             # the sums team_search's table holds: 0-31
+
+
+@njit(cache=True, inline="always")
+def _present(usable):
+    """The slots (bitmask) whose card may be used."""
+    bits = 0
+    for i in range(4):
+        if usable[i]:
+            bits |= 1 << i
+    return bits
+
+
+@njit(cache=True)
+def _option_values(normal, talent, relax, accepted, several):
+    """The values (bitmask) of the options :func:`seat_options` lists for a seat whose subsets read
+    ``normal``/``talent`` (:func:`subset_readings` over all its usable cards) at a Nazi that accepts
+    the slots ``accepted``: a subset's reading depends only on its own cards, so the Nazi just picks
+    the subsets. Cut after MAX_OPTIONS options, lowest subset and value first, as seat_options cuts;
+    only a seat whose subsets may read ``several`` values each (Maria) can reach the cut."""
+    values = np.int64(0)
+    n = 0
+    for s in range(NUM_SUBSETS):
+        subset = SUBSETS[s]
+        if subset & accepted != subset:
+            continue
+        readings = (normal[s] | (talent[s] if relax else np.int64(0))) & VALUE_BITS
+        if not several:
+            values |= readings
+            continue
+        count = count_bits(readings)
+        if n + count <= MAX_OPTIONS:
+            values |= readings
+            n += count
+            continue
+        for v in range(1, MAX_VALUE):
+            if (readings >> v & 1) and n < MAX_OPTIONS:
+                values |= np.int64(1) << v
+                n += 1
+        break
+    return values
+
+
+@njit(cache=True, inline="always")
+def _join(reach, values, must, seats):
+    """Add one seat to ``reach`` (``reach[m]``: bitmask of the sums 0-31 that m joining seats can
+    lay): it joins with one of its option ``values`` or, unless it ``must`` (all against one), stays
+    out. :func:`team_search`'s table with "how many teams" replaced by "is there one". (Multiplying
+    by a value's lone bit shifts by the value: one step a value, no bit index needed.)"""
+    for m in range(seats, 0, -1):
+        grown = np.int64(0)
+        before = reach[m - 1]
+        if before:
+            bits = values
+            while bits:
+                low = bits & -bits
+                grown |= before * low
+                bits ^= low
+        reach[m] = ((np.int64(0) if must else reach[m]) | grown) & SUM_BITS
+    if must:
+        reach[0] = 0
+
+
+@njit(cache=True, inline="always")
+def _completed_by(reach, values, targets, min_new, seats):
+    """Whether one more joining seat with one of these option ``values`` completes a team in
+    ``reach`` that hits one of ``targets`` with at least ``min_new`` joining seats."""
+    bits = values
+    while bits:
+        low = bits & -bits
+        for m in range(max(min_new, 1), seats + 1):
+            if (reach[m - 1] * low) & targets:
+                return True
+        bits ^= low
+    return False
+
+
+@njit(cache=True, inline="always")
+def _hits(reach, targets, min_new, seats):
+    """Whether some team in ``reach`` of at least ``min_new`` joining seats hits one of ``targets``."""
+    for m in range(min_new, seats + 1):
+        if reach[m] & targets:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _completing(reach, targets, min_new, seats):
+    """The values (bitmask) one more joining seat may add to a team in ``reach`` so that it hits one
+    of ``targets`` with at least ``min_new`` joining seats: a candidate's seat is then checked with
+    one AND instead of a search."""
+    need = np.int64(0)
+    for m in range(max(min_new, 1), seats + 1):
+        before, t = reach[m - 1], 0
+        while before:
+            if before & 1:
+                need |= targets >> t
+            before >>= 1
+            t += 1
+    return need & VALUE_BITS
+
+
 @njit(cache=True)
 def hints(states, viewer, out_hint, out_ways):
     """:func:`team_hints` of the record in the length-1 array ``states`` (numba takes an array
@@ -2224,11 +2352,116 @@ def team_hints(state, viewer, out_hint, out_ways):
     if state.terminal:
         return
     cards = np.zeros((4, num, 4), np.int8)
+    readings = np.zeros((2, num, NUM_SUBSETS), np.int64)  # normal, talent: once a seat, for every Nazi
     options = np.zeros((3, num, MAX_OPTIONS), np.int64)
     per_seat = np.zeros((4, num), np.int64)  # options, can join, must join, chosen
     ways = np.zeros((num + 1, 32, num + 1), np.int64)
+    reach = np.zeros(MAX_PLAYERS + 1, np.int64)
     for seat in range(num):
         _seat_cards(state, seat, viewer, cards[0, seat], cards[1, seat], cards[2, seat], cards[3, seat])
+        subset_readings(state.character[seat], cards[0, seat], cards[1, seat], cards[2, seat],
+                        _present(cards[3, seat]), readings[0, seat], readings[1, seat])
+    for slot in range(NUM_SLOTS):
+        nazi = nazi_in_slot(state, slot)
+        if nazi < 0:
+            continue
+        allowed, banned, everyone = nazi_rules(state, nazi)
+        members = 0
+        reach[:] = 0
+        reach[0] = 1
+        for seat in range(num):
+            laid = state.contrib[nazi, seat]
+            members += laid
+            per_seat[0, seat] = 0
+            if not laid:
+                n = list_options(readings[0, seat], readings[1, seat], state.talent_ready[seat],
+                                 cards_accepted(cards[0, seat], cards[1, seat], cards[3, seat], allowed, banned),
+                                 options[0, seat], options[1, seat], options[2, seat])
+                per_seat[0, seat] = n
+                values = np.int64(0)
+                for o in range(n):
+                    values |= np.int64(1) << options[1, seat, o]
+                _join(reach, values, everyone != 0, num)
+            per_seat[1, seat] = 0 if laid else 1
+            per_seat[2, seat] = everyone if not laid else 0
+        targets = _targets(NAZI_IQ[nazi], state.pool_fixed[nazi], state.pool_readings[nazi])
+        fewest = max(0, min_team(state) - members)
+        if not _hits(reach, targets & SUM_BITS, fewest, num):
+            continue  # nobody can convince it (the bit table says so at a fraction of the count's cost)
+        count = team_search(targets, fewest, per_seat[1], per_seat[2], options[1], per_seat[0], ways, per_seat[3])
+        out_ways[slot] = min(count, 32767)
+        for seat in range(num):
+            chosen = per_seat[3, seat]
+            out_hint[slot, (seat - viewer) % num] = options[0, seat, chosen] if chosen >= 0 else 0
+
+
+# The exchange hints score every legal exchange of the viewer by whether each face-up Nazi can then
+# be convinced exactly: with the existence tables above, each seat's readings are computed once a
+# view, a candidate recomputes only the one or two seats it changes, and a Nazi whose value sets it
+# leaves as they were keeps the verdict it had without the exchange.
+NUM_HALVES = int(D.HALF_SEGMENTS.shape[0])
+BIB_KEYS = 4 * 7 * NUM_HALVES  # colour, value, half digit: Bib cards alike in these score alike
+# exchange_gains' facts per face-up Nazi: which, all against one, the sums the new members must hit
+# (0-31), how many must join at least, its colour and value rules; whether the team can convince it
+# without an exchange, whether the others can without the viewer, and the values the viewer would
+# have to add (:func:`_completing`)
+X_NAZI, X_EVERYONE, X_TARGETS, X_MIN_NEW, X_ALLOWED, X_BANNED, X_VERDICT, X_ALONE, X_NEED = range(9)
+X_ROWS = 9
+
+
+@njit(cache=True, inline="always")
+def _readings_after(kind, cards, seat, slot, card_row, moved, normal, talent):
+    """:func:`subset_readings` of ``seat``'s cards with ``slot`` holding the card (colour, value, half)
+    ``card_row`` (usable: the exchange shows it); ``moved`` (int8 [4, 4]) keeps those cards."""
+    for f in range(4):
+        for i in range(4):
+            moved[f, i] = cards[f, seat, i]
+    moved[0, slot], moved[1, slot], moved[2, slot], moved[3, slot] = card_row[0], card_row[1], card_row[2], 1
+    subset_readings(kind, moved[0], moved[1], moved[2], _present(moved[3]), normal, talent)
+
+
+@njit(cache=True)
+def _rest_reach(state, nazis, count, skip_a, skip_b, num, vals, out):
+    """Per face-up Nazi row j < ``count``: the :func:`_join` table of every seat but ``skip_a`` and
+    ``skip_b`` (-1: none) with their values ``vals[j]`` (seats that laid there stay out of it)."""
+    for j in range(count):
+        for m in range(num + 1):
+            out[j, m] = 0
+        out[j, 0] = 1
+        nazi = nazis[X_NAZI, j]
+        for seat in range(num):
+            if seat != skip_a and seat != skip_b and not state.contrib[nazi, seat]:
+                _join(out[j], vals[j, seat], nazis[X_EVERYONE, j] != 0, num)
+
+
+@njit(cache=True, inline="always")
+def _any_exchange(mask):
+    """Whether the mask row allows any offer, accept or Bib action (else every gain is 0)."""
+    for a in range(A_OFFER, A_EXPAND):
+        if mask[a]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def exchange_gains(state, viewer, out_offer, out_accept, out_bib):
+    """Per exchange action legal for ``viewer`` now (its mask row): how many more face-up Nazis the
+    team can convince exactly after it than before (what :func:`exchange_scores` scores with weight
+    1 a Nazi; negative: fewer), over the cards whose fronts ``viewer`` knows (as :func:`team_hints`).
+    ``out_offer``/``out_accept`` [(relative seat - 1) * 4 + hand slot]: an offer counts the best swap
+    for one of the team-mate's cards it knows, an accept the offered card for that slot;
+    ``out_bib`` [hand slot * 99 + card]: the Bib swap or draw. Exchanges moving a card of the viewer's
+    hand it does not know stay 0 (it cannot judge them); so do the others not legal. Computed as the
+    comment above these functions says; tests/voll_auf_die_18/test_exchange_gains_reference.py holds
+    the candidate-by-candidate search it must equal."""
+    out_offer[:] = 0.0
+    out_accept[:] = 0.0
+    out_bib[:] = 0.0
+    if state.terminal or not _any_exchange(state.mask[viewer]):
+        return
+    num = int(state.num_players)
+    nazis = np.empty((X_ROWS, NUM_SLOTS), np.int64)  # a column per face-up Nazi (rows: X_...)
+    count = 0
     for slot in range(NUM_SLOTS):
         nazi = nazi_in_slot(state, slot)
         if nazi < 0:
@@ -2236,98 +2469,70 @@ def team_hints(state, viewer, out_hint, out_ways):
         allowed, banned, everyone = nazi_rules(state, nazi)
         members = 0
         for seat in range(num):
-            laid = state.contrib[nazi, seat]
-            members += laid
-            per_seat[0, seat] = 0
-            if not laid:
-                per_seat[0, seat] = seat_options(state.character[seat], state.talent_ready[seat], cards[0, seat],
-                                                 cards[1, seat], cards[2, seat], cards[3, seat], allowed, banned,
-                                                 options[0, seat], options[1, seat], options[2, seat])
-            per_seat[1, seat] = 0 if laid else 1
-            per_seat[2, seat] = everyone if not laid else 0
-        targets = _targets(NAZI_IQ[nazi], state.pool_fixed[nazi], state.pool_readings[nazi])
-        count = team_search(targets, max(0, min_team(state) - members), per_seat[1], per_seat[2], options[1],
-                            per_seat[0], ways, per_seat[3])
-        out_ways[slot] = min(count, 32767)
-        for seat in range(num):
-            chosen = per_seat[3, seat]
-            out_hint[slot, (seat - viewer) % num] = options[0, seat, chosen] if chosen >= 0 else 0
-
-
-# The exchange hints: one candidate a legal exchange action (a Bib card key shared by alike cards)
-EXCHANGE_CANDIDATES = 1 + (MAX_PLAYERS - 1) * HAND * HAND + (MAX_PLAYERS - 1) * HAND + HAND * NUM_ARG
-NUM_HALVES = int(D.HALF_SEGMENTS.shape[0])
-BIB_KEYS = 4 * 7 * NUM_HALVES  # colour, value, half digit: Bib cards alike in these score alike
-
-
-@njit(cache=True, inline="always")
-def _candidate(changes, k, seat, slot, card_row, other, other_slot, other_row):
-    """Row k of ``changes``: seat's slot gets (colour, value, half) ``card_row``; other's slot
-    (other -1: none, a Bib swap) gets ``other_row``."""
-    changes[k, 0], changes[k, 1] = seat, slot
-    changes[k, 5], changes[k, 6] = other, other_slot
-    for f in range(3):
-        changes[k, 2 + f] = card_row[f]
-        changes[k, 7 + f] = other_row[f]
-
-
-@njit(cache=True)
-def _face_up_rows(state, num):
-    """The face-up Nazis as :func:`exchange_scores` takes them (one row each)."""
-    nazis = np.zeros((NUM_SLOTS, 6 + num), np.int64)
-    count = 0
-    for slot in range(NUM_SLOTS):
-        nazi = nazi_in_slot(state, slot)
-        if nazi < 0:
-            continue
-        allowed, banned, everyone = nazi_rules(state, nazi)
-        nazis[count, 0], nazis[count, 1], nazis[count, 2], nazis[count, 3] = NAZI_IQ[nazi], allowed, banned, everyone
-        nazis[count, 4], nazis[count, 5] = state.pool_fixed[nazi], state.pool_readings[nazi]
-        for seat in range(num):
-            nazis[count, 6 + seat] = state.contrib[nazi, seat]
+            members += state.contrib[nazi, seat]
+        nazis[X_NAZI, count] = nazi
+        nazis[X_EVERYONE, count] = everyone
+        nazis[X_TARGETS, count] = _targets(NAZI_IQ[nazi], state.pool_fixed[nazi], state.pool_readings[nazi]) & SUM_BITS
+        nazis[X_MIN_NEW, count] = max(0, min_team(state) - members)
+        nazis[X_ALLOWED, count] = allowed
+        nazis[X_BANNED, count] = banned
         count += 1
-    return nazis[:count]
-
-
-@njit(cache=True)
-def exchange_gains(state, viewer, out_offer, out_accept, out_bib):
-    """Per exchange action legal for ``viewer`` now (its mask row): how many more face-up Nazis the
-    team can convince exactly after it than before (:func:`exchange_scores` with weight 1 a Nazi;
-    negative: fewer), over the cards whose fronts ``viewer`` knows (as :func:`team_hints`).
-    ``out_offer``/``out_accept`` [(relative seat - 1) * 4 + hand slot]: an offer counts the best swap
-    for one of the team-mate's cards it knows, an accept the offered card for that slot;
-    ``out_bib`` [hand slot * 99 + card]: the Bib swap or draw. Exchanges moving a card of the viewer's
-    hand it does not know stay 0 (it cannot judge them); so do the others not legal."""
-    out_offer[:] = 0.0
-    out_accept[:] = 0.0
-    out_bib[:] = 0.0
-    if state.terminal:
-        return
-    num = int(state.num_players)
-    nazis = _face_up_rows(state, num)
-    if nazis.shape[0] == 0:
+    if count == 0:
         return
     cards = np.zeros((4, num, 4), np.int8)
+    readings = np.zeros((2, num + 2, NUM_SUBSETS), np.int64)  # normal, talent; rows num, num + 1: a candidate's
+    vals = np.zeros((NUM_SLOTS, num), np.int64)   # per Nazi and seat: the option values without an exchange
+    accepted = np.zeros((NUM_SLOTS, num), np.int64)
+    # _join tables per Nazi row: of all seats; all but the viewer; all but the viewer and one other;
+    # reach[3, 0]: a candidate's
+    reach = np.zeros((4, NUM_SLOTS, MAX_PLAYERS + 1), np.int64)
+    moved = np.zeros((4, 4), np.int8)
     for seat in range(num):
         _seat_cards(state, seat, viewer, cards[0, seat], cards[1, seat], cards[2, seat], cards[3, seat])
-    colours, values, halves, usable = cards[0], cards[1], cards[2], cards[3]
+        subset_readings(state.character[seat], cards[0, seat], cards[1, seat], cards[2, seat],
+                        _present(cards[3, seat]), readings[0, seat], readings[1, seat])
+    for seat in range(num):
+        for j in range(count):
+            accepted[j, seat] = cards_accepted(cards[0, seat], cards[1, seat], cards[3, seat],
+                                               nazis[X_ALLOWED, j], nazis[X_BANNED, j])
+            if j > 0 and accepted[j, seat] == accepted[j - 1, seat]:  # (the same cards: the same values)
+                vals[j, seat] = vals[j - 1, seat]
+            else:
+                vals[j, seat] = _option_values(readings[0, seat], readings[1, seat], state.talent_ready[seat],
+                                               accepted[j, seat], state.character[seat] == D.MARIA)
+    _rest_reach(state, nazis, count, viewer, -1, num, vals, reach[1])
+    base = 0
+    for j in range(count):
+        reach[0, j, :] = reach[1, j, :]
+        if not state.contrib[nazis[X_NAZI, j], viewer]:
+            _join(reach[0, j], vals[j, viewer], nazis[X_EVERYONE, j] != 0, num)
+        nazis[X_VERDICT, j] = 1 if _hits(reach[0, j], nazis[X_TARGETS, j], nazis[X_MIN_NEW, j], num) else 0
+        base += nazis[X_VERDICT, j]
+        nazis[X_ALONE, j] = 1 if _hits(reach[1, j], nazis[X_TARGETS, j], nazis[X_MIN_NEW, j], num) else 0
+        nazis[X_NEED, j] = _completing(reach[1, j], nazis[X_TARGETS, j], nazis[X_MIN_NEW, j], num)
     mask = state.mask[viewer]
-    changes = np.full((EXCHANGE_CANDIDATES, 10), -1, np.int64)
-    target = np.full(EXCHANGE_CANDIDATES, -1, np.int64)  # the action a candidate scores (-1: baseline)
     row, other_row = np.zeros(3, np.int64), np.zeros(3, np.int64)
-    n = 1  # row 0: no exchange
     for rel in range(1, num):
         other = (viewer + rel) % num
+        rest_done = False  # reach[2] for this other: built for its first candidate
         for i in range(HAND):
             a = A_OFFER + (rel - 1) * HAND + i
-            if mask[a] and usable[viewer, i]:
-                other_row[0], other_row[1], other_row[2] = colours[viewer, i], values[viewer, i], halves[viewer, i]
+            if mask[a] and cards[3, viewer, i]:
+                if not rest_done:
+                    _rest_reach(state, nazis, count, viewer, other, num, vals, reach[2])
+                    rest_done = True
+                best, scored = 0.0, False
+                other_row[0], other_row[1], other_row[2] = cards[0, viewer, i], cards[1, viewer, i], cards[2, viewer, i]
                 for j in range(HAND):
-                    if usable[other, j]:
-                        row[0], row[1], row[2] = colours[other, j], values[other, j], halves[other, j]
-                        _candidate(changes, n, viewer, i, row, other, j, other_row)
-                        target[n] = a
-                        n += 1
+                    if cards[3, other, j]:
+                        row[0], row[1], row[2] = cards[0, other, j], cards[1, other, j], cards[2, other, j]
+                        score = _swap_score(state, nazis, count, viewer, i, row, other, j, other_row, cards, readings,
+                                            vals, accepted, reach, moved, num)
+                        gain = (score - base) / NUM_SLOTS
+                        best = gain if not scored else max(best, gain)
+                        scored = True
+                if scored:
+                    out_offer[a - A_OFFER] = best
         offered = state.offer_card[other]
         if state.offer_to[other] == viewer and 0 <= offered < NUM_ARG:
             for j in range(HAND):
@@ -2335,19 +2540,20 @@ def exchange_gains(state, viewer, out_offer, out_accept, out_bib):
                     row[0], row[1], row[2] = CARD_COLOUR[offered], CARD_VALUE[offered], CARD_HALF[offered]
                     for i in range(HAND):
                         a = A_ACCEPT + (rel - 1) * HAND + i
-                        if mask[a] and usable[viewer, i]:
-                            other_row[0], other_row[1], other_row[2] = colours[viewer, i], values[viewer, i], \
-                                halves[viewer, i]
-                            _candidate(changes, n, viewer, i, row, other, j, other_row)
-                            target[n] = a
-                            n += 1
+                        if mask[a] and cards[3, viewer, i]:
+                            if not rest_done:
+                                _rest_reach(state, nazis, count, viewer, other, num, vals, reach[2])
+                                rest_done = True
+                            other_row[0], other_row[1], other_row[2] = cards[0, viewer, i], cards[1, viewer, i], \
+                                cards[2, viewer, i]
+                            score = _swap_score(state, nazis, count, viewer, i, row, other, j, other_row, cards,
+                                                readings, vals, accepted, reach, moved, num)
+                            out_accept[a - A_ACCEPT] = (score - base) / NUM_SLOTS
     halves_matter = 0  # only Maria reads the half digits on the backs: else alike fronts score alike
     for seat in range(num):
         if state.character[seat] == D.MARIA:
             halves_matter = 1
-    keyed = np.empty(BIB_KEYS, np.int64)
-    bib_key = np.full(HAND * NUM_ARG, -1, np.int64)  # Bib action -> the candidate that scores it
-    other_row[:] = -1
+    keyed = np.empty(BIB_KEYS, np.int64)  # a key's score, once a Bib card with it is scored
     for i in range(HAND):
         keyed[:] = -1
         for card in range(NUM_ARG):
@@ -2357,28 +2563,77 @@ def exchange_gains(state, viewer, out_offer, out_accept, out_bib):
             key = (CARD_COLOUR[card] * 7 + CARD_VALUE[card]) * NUM_HALVES + (CARD_HALF[card] if halves_matter else 0)
             if keyed[key] < 0:
                 row[0], row[1], row[2] = CARD_COLOUR[card], CARD_VALUE[card], CARD_HALF[card]
-                _candidate(changes, n, viewer, i, row, -1, -1, other_row)
-                target[n] = a
-                keyed[key] = n
-                n += 1
-            bib_key[i * NUM_ARG + card] = keyed[key]
-    if n == 1:
-        return
-    scores = np.zeros(n)
-    exchange_scores(state.character[:num].astype(np.int8), state.talent_ready[:num].astype(np.int8), colours, values,
-                    halves, usable, nazis, np.ones(nazis.shape[0]), min_team(state), changes[:n], scores)
-    for k in range(1, n):
-        gain = (scores[k] - scores[0]) / NUM_SLOTS
-        a = target[k]
-        if a < A_ACCEPT:  # an offer: the best of the team-mate's cards it may get back
-            o = a - A_OFFER
-            if k == 1 or target[k - 1] != a or gain > out_offer[o]:
-                out_offer[o] = gain
-        elif a < A_BIB:
-            out_accept[a - A_ACCEPT] = gain
-    for b in range(HAND * NUM_ARG):
-        if bib_key[b] >= 0:
-            out_bib[b] = (scores[bib_key[b]] - scores[0]) / NUM_SLOTS
+                keyed[key] = _swap_score(state, nazis, count, viewer, i, row, -1, -1, other_row, cards, readings,
+                                         vals, accepted, reach, moved, num)
+            out_bib[i * NUM_ARG + card] = (keyed[key] - base) / NUM_SLOTS
+
+
+@njit(cache=True)
+def _swap_score(state, nazis, count, viewer, i, row, other, j, other_row, cards, readings, vals, accepted, reach,
+                moved, num):
+    """How many face-up Nazis the team can convince exactly once ``viewer``'s slot ``i`` holds the card
+    ``row`` and (other >= 0) ``other``'s slot ``j`` the card ``other_row``. Only the changed seats'
+    readings are recomputed; a Nazi where neither changed seat's option values change (it laid
+    there already, or the Nazi's rules take neither card) keeps the verdict without the exchange,
+    and otherwise the seats not changed come from the precomputed ``reach`` tables."""
+    table = reach[3, 0]
+    score = 0
+    fresh_mine, fresh_theirs = False, False  # the changed seats' readings, computed once a Nazi takes the card
+    fits_mine, fits_theirs = -1, -1           # the accepted slots the values below were computed for
+    mine_then, theirs_then = np.int64(0), np.int64(0)
+    for k in range(count):
+        nazi, everyone = nazis[X_NAZI, k], nazis[X_EVERYONE, k] != 0
+        targets, min_new = nazis[X_TARGETS, k], nazis[X_MIN_NEW, k]
+        allowed, banned = nazis[X_ALLOWED, k], nazis[X_BANNED, k]
+        mine, theirs = vals[k, viewer], vals[k, other] if other >= 0 else np.int64(0)
+        mine_laid = state.contrib[nazi, viewer] != 0
+        theirs_laid = other < 0 or state.contrib[nazi, other] != 0
+        if not mine_laid:
+            takes = (allowed >> row[0] & 1) and not (banned >> row[1] & 1)
+            if takes and not fresh_mine:
+                _readings_after(state.character[viewer], cards, viewer, i, row, moved, readings[0, num],
+                                readings[1, num])
+                fresh_mine = True
+            fits = (accepted[k, viewer] & ~(1 << i)) | ((1 << i) if takes else 0)
+            if fits != fits_mine:  # (Nazis with the same rules take the same cards: computed once)
+                fits_mine = fits
+                mine_then = _option_values(readings[0, num] if takes else readings[0, viewer],
+                                           readings[1, num] if takes else readings[1, viewer],
+                                           state.talent_ready[viewer], fits, state.character[viewer] == D.MARIA)
+            mine = mine_then
+        if not theirs_laid:
+            takes = (allowed >> other_row[0] & 1) and not (banned >> other_row[1] & 1)
+            if takes and not fresh_theirs:
+                _readings_after(state.character[other], cards, other, j, other_row, moved, readings[0, num + 1],
+                                readings[1, num + 1])
+                fresh_theirs = True
+            fits = (accepted[k, other] & ~(1 << j)) | ((1 << j) if takes else 0)
+            if fits != fits_theirs:
+                fits_theirs = fits
+                theirs_then = _option_values(readings[0, num + 1] if takes else readings[0, other],
+                                             readings[1, num + 1] if takes else readings[1, other],
+                                             state.talent_ready[other], fits, state.character[other] == D.MARIA)
+            theirs = theirs_then
+        if mine == vals[k, viewer] and (other < 0 or theirs == vals[k, other]):
+            score += nazis[X_VERDICT, k]
+            continue
+        if other < 0:  # a Bib swap: the other seats' table is the same for every card
+            alone, need = nazis[X_ALONE, k] != 0, nazis[X_NEED, k]
+        else:
+            table[:] = reach[2, k]
+            if not theirs_laid:
+                _join(table, theirs, everyone, num)
+            alone = _hits(table, targets, min_new, num)  # the team without the viewer's new card
+            if mine_laid or (alone and not everyone):
+                score += 1 if alone else 0
+            elif _completed_by(table, mine, targets, min_new, num):
+                score += 1
+            continue
+        if mine_laid:
+            score += 1 if alone else 0
+        elif (alone and not everyone) or (mine & need) != 0:
+            score += 1
+    return score
 
 
 @njit(cache=True)
