@@ -262,7 +262,7 @@ def test_cutoff_uses_playout_value_only_where_the_engine_has_one():
         returns, values = np.zeros(2), np.zeros(2, np.float32)
         joint = np.zeros(2, np.int64) if game.simultaneous else None
         decisions = search.playout(states[0], joint, 0, rng[0], np.zeros(game.num_actions, np.int8), returns,
-                                   values, 0, 5000)
+                                   values, 0, 5000, 1.0, np.zeros(1, game.engine.STATE))
         assert bool(states[0].terminal) == ends
         assert (decisions > 0) == ends
         if not ends:
