@@ -5,7 +5,7 @@ Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012). Each iteration
 1. copies the true record and lets the engine's ``determinize(state, seat, seed)`` resample
    everything the searching seat cannot know, with a fresh generator (so neither hidden cards nor
    the true future randomness reach the planner);
-2. descends the tree, keyed by action sequences, choosing among the actions legal in this
+2. descends the tree, keyed by sequences of (seat to act, action), choosing among the actions legal in this
    determinization by UCB1 with availability counts (a child's exploration term counts the
    iterations in which its action was legal, not its parent's visits);
 3. expands one untried action (uniformly at random);
@@ -79,11 +79,18 @@ def _add_child(nodes, size, parent, action, seat):
 
 
 @njit(cache=True)
-def _index_children(nodes, parent, child_of, value):
-    """Set ``child_of[action]`` of every child of ``parent`` to the child (``value`` True) or -1."""
+def _index_children(nodes, parent, seat, child_of, value):
+    """Set ``child_of[action]`` of every child of ``parent`` that ``seat`` chose to the child
+    (``value`` True) or -1.
+
+    A node's children are keyed by the seat to act as well as the action: after the same actions
+    the seat to act can differ between determinizations (a face-down card turned over may let the
+    mover go on, or pass the turn), and one child shared by two seats would credit one seat's
+    choices with the other's returns."""
     child = nodes[parent].first_child
     while child >= 0:
-        child_of[nodes[child].action] = child if value else -1
+        if nodes[child].seat == seat:
+            child_of[nodes[child].action] = child if value else -1
         child = nodes[child].next_sibling
 
 
@@ -104,7 +111,7 @@ def _ucb_best(nodes, mask, child_of, exploration):
 def _select_or_expand(nodes, size, parent, seat, mask, child_of, rng, exploration):
     """The child of ``parent`` to descend to, and whether it is new. -1 when an untried action
     remains but the arena is full (the iteration then plays on at random)."""
-    _index_children(nodes, parent, child_of, True)
+    _index_children(nodes, parent, seat, child_of, True)
     untried = 0
     for action in range(mask.shape[0]):
         if mask[action] != 0:
@@ -124,7 +131,7 @@ def _select_or_expand(nodes, size, parent, seat, mask, child_of, rng, exploratio
                     expanded = True
                     break
                 k -= 1
-    _index_children(nodes, parent, child_of, False)
+    _index_children(nodes, parent, seat, child_of, False)
     return child, expanded
 
 

@@ -35,7 +35,9 @@ lie on a bike, and phase, statuses, seats, pending cards, hand sizes and scores 
 placement reward: each seat's total is projected to the end of the game (its round scores so far;
 the current round at what its bike scores now during the contest, and before it at the best bike
 its hand and bike could make, :func:`best_bike_from`, 0 for a seat out of the round; every round
-still to come at the table's mean per player-round so far; then its best ``counted_rounds``). Each
+still to come at the table's mean per player-round so far; all summed: the best ``counted_rounds``
+of such a projection would drop the current round whenever it falls below the mean and so hide
+every change to it, while it is the rounds to come that decide which rounds are dropped). Each
 pair of seats is then compared by a logistic of the difference of their projected totals, whose
 scale grows with the square root of the rounds still open (``ROUND_SPREAD``, measured in heuristic
 play), and a seat's value is 1 - 2 x (expected seats ahead) / (players - 1): +1 for a sure first,
@@ -1513,7 +1515,10 @@ def playout_value(state, values):
             scores[played] = best_bike_from(cards, state.flat_half)
         else:
             scores[played] = 0
-        projected[q] = best_rounds_total(scores, rounds, state.counted_rounds)
+        # All rounds summed, not the best counted_rounds: with the rounds to come at the mean, the best
+        # of would drop this round whenever it falls below the mean and hide every change to it, while
+        # it is the rounds to come that decide which rounds are dropped.
+        projected[q] = scores[:rounds].sum()
     # Rounds still open: those not begun, and this one half open during the contest (a bike can
     # still grow or be wrecked), wholly before it.
     open_rounds = rounds - played - (0.5 if contest else 0.0)
