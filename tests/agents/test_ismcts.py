@@ -14,7 +14,7 @@ import pytest
 
 import envs
 from agents import RandomAgent, make_agent
-from agents.ismcts import DEFAULT_CUTOFFS, GAME_DEFAULT, ISMCTSAgent, parse_spec
+from agents.ismcts import DEFAULT_CUTOFFS, DEFAULT_EPSILONS, GAME_DEFAULT, ISMCTSAgent, parse_spec
 from envs.core import kernels, search
 from envs.core.play import play_game
 from envs.core.rng import RNG, seed_rng
@@ -316,6 +316,15 @@ def test_default_cutoff_is_the_games_own_and_an_explicit_one_wins(monkeypatch):
         agent.reset(0, env_id, {"num_players": 2})
         assert agent.cutoff == resolved, (env_id, cutoff)
     assert ISMCTSAgent(**parse_spec("5:cutoff=none")).cutoff_option == NO_CUTOFF
+
+
+def test_default_epsilon_is_the_games_own_and_an_explicit_one_wins(monkeypatch):
+    monkeypatch.setitem(DEFAULT_EPSILONS, "race_v0", 0.25)
+    for env_id, epsilon, resolved in (("race_v0", GAME_DEFAULT, 0.25), ("tally_v0", GAME_DEFAULT, 1.0),
+                                      ("race_v0", 0.5, 0.5)):
+        agent = ISMCTSAgent(iterations=5, threads=1, epsilon=epsilon)
+        agent.reset(0, env_id, {"num_players": 2})
+        assert agent.epsilon == resolved, (env_id, epsilon)
 
 
 def test_simultaneous_search_completes_the_moment_with_pending_actions():
