@@ -48,15 +48,20 @@ DEFAULT_EXPLORATION = 0.7
 #: heuristics in benchmarks/results/search.md (python -m benchmarks.search); other games play to the end.
 #: Measured at 0.05 s a decision: cut-off playouts won 11/77 (Teufel) and 10/42 (Fass) games against
 #: the heuristics where plain ones won 0/88 and 0/40; in Secret Hitler and Volle Socke the two were
-#: within noise (plain kept); Voll auf die 18 has no playout_value.
-DEFAULT_CUTOFFS = {"teufel_teufel_v0": 10, "volles_fass_voraus_v0": 10}
+#: within noise (plain kept); Voll auf die 18 had no playout_value then (its team won no game either
+#: way at fixed iterations in stop 35's trials: plain kept).
+#: Volle Socke: cut-off 10 since its greedy playouts (below) need the cut-off to end (plain and cut-off
+#: random playouts were within noise, 0.00-0.03, in stop 35's trials).
+DEFAULT_CUTOFFS = {"teufel_teufel_v0": 10, "volles_fass_voraus_v0": 10, "volle_socke_v0": 10}
 #: Share of uniformly random decisions in the playouts per game when the spec gives none (the rest
 #: are greedy by the engine's playout_value); games not listed play uniformly random playouts.
 #: Measured at 300 iterations a decision, cut-off 10, one ISMCTS seat against heuristics, seats
 #: rotated (benchmarks/results/search_trials.md): Teufel Teufel 0.10 (random playouts) -> 0.29-0.31
 #: (eps 0.3 / 0), fair share ~0.55; Volles Fass voraus 0.13 -> 0.21 (eps 0), fair share 0.25. In
-#: Secret Hitler greedy cut-off playouts did no better than plain ones (0.415 against 0.425 of 200).
-DEFAULT_EPSILONS = {"teufel_teufel_v0": 0.0, "volles_fass_voraus_v0": 0.0}
+#: Secret Hitler greedy cut-off playouts did no better than plain ones (0.415 against 0.425 of 200);
+#: Volle Socke 0.03 -> 0.09 (eps 0; -0.61 -> -0.40 mean return), fair share 0.25, but each greedy
+#: playout decision there tries every legal action (5x slower a game).
+DEFAULT_EPSILONS = {"teufel_teufel_v0": 0.0, "volles_fass_voraus_v0": 0.0, "volle_socke_v0": 0.0}
 GAME_DEFAULT = "game"  # the cutoff argument that asks for the game's entry in DEFAULT_CUTOFFS
 MAX_PLAYOUT = 5000  # decisions: a guard against endless random games
 # A time budget is spent in chunks (one kernel call each, the clock read between them). A chunk

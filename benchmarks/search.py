@@ -306,7 +306,11 @@ def tournament_sections(args, summary, speeds):
         f"{args.minutes:g} minutes. One ISMCTS seat against heuristics in the others (the cooperative game: a "
         "team of ISMCTS seats), seats rotated. A seat wins when its final return is positive and the highest "
         "(team games: every member of the winning team). The mode with the higher win rate is chosen; "
-        "`agents/ismcts.py` ships it as the game's default (`DEFAULT_CUTOFFS`).",
+        "`agents/ismcts.py` ships it as the game's default (`DEFAULT_CUTOFFS`)"
+        + (". With `--skip-plain` only the cut-off ran where the engine has playout_value, so nothing was "
+           "chosen there: the rows below use it, and `DEFAULT_CUTOFFS` (measured at fixed iterations, "
+           "benchmarks/results/search_trials.md) is what the agent ships." if args.skip_plain else ".")
+        ,
         "",
         *TABLE_HEAD,
     ]
