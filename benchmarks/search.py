@@ -3,7 +3,7 @@
     python -m benchmarks.search [--positions 4] [--old-iterations 50] [--speed-seconds 0.25] [--cutoff 10]
                                 [--seconds 0.05] [--games 400] [--minutes 3] [--jobs 1] [--threads N]
                                 [--tournament-threads 1]
-                                [--exploration X] [--envs id ...] [--skip-speed] [--skip-plain]
+                                [--exploration X] [--envs id ...] [--skip-speed] [--default-modes]
 
 1. Speed, every game: ``--positions`` positions from a seeded random game (a seat with a choice).
    At each, the old search (``benchmarks/ismcts_python.py``, random playouts to the end) runs
@@ -18,10 +18,10 @@
    (engines with ``playout_value``), each against heuristics in the other seats (the cooperative
    game: a whole team of ISMCTS seats). The mode with the higher win rate (then mean return; a tie
    keeps plain playouts) is the game's chosen mode: ``agents/ismcts.py`` ships it as the default.
-   ``--skip-plain`` tries only the cut-off in engines with ``playout_value`` (plain random playouts
-   to the end of a long game make those trials the slowest part by far; stop 35 measured them
-   losing everywhere at fixed iterations). The cut-off mode plays the game's playouts
-   (``DEFAULT_EPSILONS``), the plain mode uniformly random ones.
+   ``--default-modes`` plays only each game's shipped mode (``DEFAULT_CUTOFFS``; a run that tries
+   both takes twice the lineups, and stop 35 measured plain playouts losing everywhere at fixed
+   iterations; ``benchmarks/search_trials.py`` compares settings at fixed iterations). The cut-off
+   mode plays the game's playouts (``DEFAULT_EPSILONS``), the plain mode uniformly random ones.
 3. Strength of the chosen mode: one ISMCTS seat against random agents, and against the old
    Python-tree search given the same time (its iterations = its measured rate x ``--seconds``);
    in the cooperative game a heuristic team and an old-search team instead.
@@ -44,7 +44,7 @@ import numba
 import numpy as np
 
 import envs
-from agents.ismcts import DEFAULT_EPSILONS, ISMCTSAgent, parse_spec
+from agents.ismcts import DEFAULT_CUTOFFS, DEFAULT_EPSILONS, ISMCTSAgent, parse_spec
 from envs.core.game import engine_function
 from envs.core.search import NO_CUTOFF
 from envs.testing.play import choice_positions
@@ -60,12 +60,12 @@ def has_playout_value(env_id):
     return engine_function(envs.game_of(env_id).engine.STATE, "playout_value") is not None
 
 
-def playout_modes(env_id, cutoff, skip_plain=False):
+def playout_modes(env_id, cutoff, default_only=False):
     """The playout cut-offs to try in ``env_id``: plain random playouts, and ``cutoff`` where it
-    applies (only ``cutoff`` there with ``skip_plain``)."""
-    if not has_playout_value(env_id):
-        return [NO_CUTOFF]
-    return ([] if skip_plain else [NO_CUTOFF]) + [cutoff]
+    applies; with ``default_only`` just the one ``agents/ismcts.py`` ships for the game."""
+    if default_only:
+        return [DEFAULT_CUTOFFS.get(env_id, NO_CUTOFF)]
+    return [NO_CUTOFF] + ([cutoff] if has_playout_value(env_id) else [])
 
 
 def playout_epsilon(env_id, cutoff):
@@ -223,8 +223,8 @@ def parse_arguments(argv):
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--envs", nargs="*", default=list(envs.ENV_IDS), choices=list(envs.ENV_IDS))
     parser.add_argument("--skip-speed", action="store_true")
-    parser.add_argument("--skip-plain", action="store_true",
-                        help="tournaments try only the cut-off where the engine has playout_value")
+    parser.add_argument("--default-modes", action="store_true",
+                        help="tournaments play each game's shipped playout mode only (DEFAULT_CUTOFFS)")
     args = parser.parse_args(argv)
     for name in ("positions", "old_iterations", "games", "threads", "tournament_threads", "jobs"):
         if getattr(args, name) < 1:
@@ -289,7 +289,7 @@ def tournament_sections(args, summary, speeds):
                            playout_epsilon(env_id, cutoff))
 
     trial_jobs = [(env_id, lineup(env_id, spec(mode, env_id), "heuristic"), args.games, args.seed, budget)
-                  for env_id in args.envs for mode in playout_modes(env_id, args.cutoff, args.skip_plain)]
+                  for env_id in args.envs for mode in playout_modes(env_id, args.cutoff, args.default_modes)]
     trials = {}
     for outcome in run_jobs(trial_jobs, args.jobs):
         env_id, specs = outcome[0][:2]
@@ -297,9 +297,11 @@ def tournament_sections(args, summary, speeds):
     lines = [
         "## Playout mode: plain random playouts or cut off",
         "",
-        f"`{spec(args.cutoff, args.envs[0])}` ({args.envs[0]}; `eps` as `DEFAULT_EPSILONS` gives each game: "
+        f"`{spec(playout_modes(args.envs[0], args.cutoff, args.default_modes)[-1], args.envs[0])}` "
+        f"({args.envs[0]}; `eps` as `DEFAULT_EPSILONS` gives each game: "
         f"{_epsilons_text(args.envs)})"
-        + (", only where the engine has no playout_value with `cutoff=none` (`--skip-plain`)" if args.skip_plain
+        + (", each game only in the mode agents/ismcts.py ships (`--default-modes`: `DEFAULT_CUTOFFS` "
+           f"{DEFAULT_CUTOFFS}, the others plain random playouts)" if args.default_modes
            else " and the same with `cutoff=none` and uniformly random playouts")
         + f": {args.seconds:g} s a decision in {args.tournament_threads} "
         f"tree(s), {args.jobs} lineup(s) at a time; up to {args.games} games a lineup, none started after "
@@ -307,9 +309,9 @@ def tournament_sections(args, summary, speeds):
         "team of ISMCTS seats), seats rotated. A seat wins when its final return is positive and the highest "
         "(team games: every member of the winning team). The mode with the higher win rate is chosen; "
         "`agents/ismcts.py` ships it as the game's default (`DEFAULT_CUTOFFS`)"
-        + (". With `--skip-plain` only the cut-off ran where the engine has playout_value, so nothing was "
-           "chosen there: the rows below use it, and `DEFAULT_CUTOFFS` (measured at fixed iterations, "
-           "benchmarks/results/search_trials.md) is what the agent ships." if args.skip_plain else ".")
+        + (". With `--default-modes` only the shipped mode ran, so nothing was chosen here: "
+           "`DEFAULT_CUTOFFS` and `DEFAULT_EPSILONS` come from fixed-iteration trials "
+           "(benchmarks/results/search_trials.md)." if args.default_modes else ".")
         ,
         "",
         *TABLE_HEAD,
