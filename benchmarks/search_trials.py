@@ -15,6 +15,7 @@ fair share (all wins / all seats of the same games).
 
 import argparse
 import os
+import subprocess
 import time
 
 import envs
@@ -23,6 +24,20 @@ from training.evaluate import evaluate, wilson_interval
 from .common import RESULTS, command_line, machine_line
 
 COOPERATIVE = {"voll_auf_die_18_v0"}
+
+
+def code_version():
+    """The commit the run measured (and whether files differed from it): results are only
+    comparable between runs of the same code."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=here, capture_output=True, text=True,
+                                check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=here,
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown (not a git checkout)"
+    return commit + (" with uncommitted changes" if dirty else "")
 
 
 def trial(env_id, spec, others, games, seed):
@@ -51,7 +66,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     started, load = time.perf_counter(), os.getloadavg()[0]
     lines = [f"## {args.env}: {args.games} games a spec against {args.others}", "",
-             f"Command: `{command_line('benchmarks.search_trials', argv)}`. Machine: {machine_line()}.", "",
+             f"Command: `{command_line('benchmarks.search_trials', argv)}`. Machine: {machine_line()}. "
+             f"Code: {code_version()}.", "",
              "| spec | wins / seats | win rate | 95% CI | fair share | mean return | minutes |",
              "|---|---:|---:|---|---:|---:|---:|"]
     for spec in args.specs:
