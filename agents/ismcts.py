@@ -9,7 +9,8 @@ Specs (``agents.make_agent``)::
     ismcts                    DEFAULT_ITERATIONS iterations per decision
     ismcts:<iterations>       e.g. ismcts:2000
     ismcts:<seconds>s         a time budget per decision, e.g. ismcts:1s, ismcts:0.25s
-    ismcts:<budget>:key=value:...   options: threads=<trees>, cutoff=<decisions>|none, c=<exploration>
+    ismcts:<budget>:key=value:...   options: threads=<trees>, cutoff=<decisions>|none, c=<exploration>,
+                              eps=<share of random playout decisions>
                               (colons, not commas: command lines list agents with commas)
 
 ``iterations`` counts all trees together (they are split evenly), so ``ismcts:1000`` costs the
@@ -19,7 +20,11 @@ thread). With a fixed ``threads`` the same seed gives the same choices. ``cutoff
 random playout after that many decisions and asks the engine's ``playout_value`` for the rest
 (``none``: play to the end; engines without ``playout_value`` always play to the end). Without
 it each game gets its own default, :data:`DEFAULT_CUTOFFS`: whichever mode won more often against
-the heuristics in ``benchmarks/results/search.md``.
+the heuristics in ``benchmarks/results/search.md``. ``eps`` makes the playouts of a turn-based game
+epsilon-greedy: each decision is uniformly random with probability ``eps`` and otherwise the legal
+action whose one step scores best for the seat to act by the engine's ``playout_value``
+(``envs.core.search.greedy_action``); ``eps=1`` is the plain random playout. Without it each game
+gets :data:`DEFAULT_EPSILONS` (1 where none is listed).
 
 The agent receives the true record in ``info["record"]`` (the tournament runner passes it to
 agents with ``needs_record = True``) and touches it only through the engine's ``determinize``.
@@ -43,8 +48,20 @@ DEFAULT_EXPLORATION = 0.7
 #: heuristics in benchmarks/results/search.md (python -m benchmarks.search); other games play to the end.
 #: Measured at 0.05 s a decision: cut-off playouts won 11/77 (Teufel) and 10/42 (Fass) games against
 #: the heuristics where plain ones won 0/88 and 0/40; in Secret Hitler and Volle Socke the two were
-#: within noise (plain kept); Voll auf die 18 has no playout_value.
-DEFAULT_CUTOFFS = {"teufel_teufel_v0": 10, "volles_fass_voraus_v0": 10}
+#: within noise (plain kept); Voll auf die 18 had no playout_value then (its team won no game either
+#: way at fixed iterations in stop 35's trials: plain kept).
+#: Volle Socke: cut-off 10 since its greedy playouts (below) need the cut-off to end (plain and cut-off
+#: random playouts were within noise, 0.00-0.03, in stop 35's trials).
+DEFAULT_CUTOFFS = {"teufel_teufel_v0": 10, "volles_fass_voraus_v0": 10, "volle_socke_v0": 10}
+#: Share of uniformly random decisions in the playouts per game when the spec gives none (the rest
+#: are greedy by the engine's playout_value); games not listed play uniformly random playouts.
+#: Measured at 300 iterations a decision, cut-off 10, one ISMCTS seat against heuristics, seats
+#: rotated (benchmarks/results/search_trials.md): Teufel Teufel 0.10 (random playouts) -> 0.29-0.31
+#: (eps 0.3 / 0), fair share ~0.55; Volles Fass voraus 0.13 -> 0.21 (eps 0), fair share 0.25. In
+#: Secret Hitler greedy cut-off playouts did no better than plain ones (0.415 against 0.425 of 200);
+#: Volle Socke 0.03 -> 0.09 (eps 0; -0.61 -> -0.40 mean return), fair share 0.25, but each greedy
+#: playout decision there tries every legal action (5x slower a game).
+DEFAULT_EPSILONS = {"teufel_teufel_v0": 0.0, "volles_fass_voraus_v0": 0.0, "volle_socke_v0": 0.0}
 GAME_DEFAULT = "game"  # the cutoff argument that asks for the game's entry in DEFAULT_CUTOFFS
 MAX_PLAYOUT = 5000  # decisions: a guard against endless random games
 # A time budget is spent in chunks (one kernel call each, the clock read between them). A chunk
@@ -60,7 +77,7 @@ class ISMCTSAgent(Agent):
     needs_record = True
 
     def __init__(self, iterations=None, seconds=None, exploration=DEFAULT_EXPLORATION, cutoff=GAME_DEFAULT,
-                 threads=None, max_playout=MAX_PLAYOUT, seed=None):
+                 threads=None, max_playout=MAX_PLAYOUT, seed=None, epsilon=GAME_DEFAULT):
         super().__init__(seed)
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
@@ -75,6 +92,12 @@ class ISMCTSAgent(Agent):
             self.cutoff_option = NO_CUTOFF
         else:
             self.cutoff_option = _positive(cutoff, "cutoff", int, allow_zero=True)
+        if isinstance(epsilon, str) and epsilon == GAME_DEFAULT:
+            self.epsilon_option = GAME_DEFAULT
+        else:
+            self.epsilon_option = _positive(epsilon, "epsilon", float, allow_zero=True)
+            if self.epsilon_option > 1:
+                raise ValueError(f"ISMCTS epsilon must be at most 1, got {epsilon!r}")
         self.threads = numba.get_num_threads() if threads is None else _positive(threads, "threads", int)
         self.max_playout = _positive(max_playout, "max_playout", int)
         self.last_iterations = 0  # iterations spent on the last decision
@@ -85,6 +108,9 @@ class ISMCTSAgent(Agent):
         self.cutoff = self.cutoff_option  # playout cut-off of this game's searches
         if self.cutoff == GAME_DEFAULT:
             self.cutoff = DEFAULT_CUTOFFS.get(self.game.env_id, NO_CUTOFF)
+        self.epsilon = self.epsilon_option  # share of random decisions in this game's playouts
+        if self.epsilon == GAME_DEFAULT:
+            self.epsilon = DEFAULT_EPSILONS.get(self.game.env_id, 1.0)
         state = self.game.engine.STATE
         if engine_function(state, "determinize") is None:
             raise ValueError(f"{self.game.env_id} has no determinize: ISMCTS cannot search it")
@@ -125,7 +151,7 @@ class ISMCTSAgent(Agent):
 
     def _grow(self, record, pending, per_tree):
         return self.forest.grow(record, self.seat, pending, per_tree, self.exploration, self.cutoff,
-                                self.max_playout)
+                                self.max_playout, self.epsilon)
 
     def _search_for(self, record, pending, seconds):
         """Grow in chunks until ``seconds`` have passed; each chunk is sized from the rate so far."""
@@ -186,7 +212,8 @@ def parse_spec(argument):
         except ValueError:
             raise ValueError(f"ismcts budget {budget!r} is neither a number of iterations (ismcts:1000) "
                              f"nor seconds (ismcts:1s)") from None
-    names = {"threads": ("threads", int), "cutoff": ("cutoff", int), "c": ("exploration", float)}
+    names = {"threads": ("threads", int), "cutoff": ("cutoff", int), "c": ("exploration", float),
+             "eps": ("epsilon", float)}
     for option in options:
         key, equals, text = option.partition("=")
         if key not in names or not equals:

@@ -3,19 +3,25 @@
     python -m benchmarks.search [--positions 4] [--old-iterations 50] [--speed-seconds 0.25] [--cutoff 10]
                                 [--seconds 0.05] [--games 400] [--minutes 3] [--jobs 1] [--threads N]
                                 [--tournament-threads 1]
-                                [--exploration X] [--envs id ...] [--skip-speed]
+                                [--exploration X] [--envs id ...] [--skip-speed] [--default-modes]
 
 1. Speed, every game: ``--positions`` positions from a seeded random game (a seat with a choice).
    At each, the old search (``benchmarks/ismcts_python.py``, random playouts to the end) runs
    ``--old-iterations`` iterations, and the new one (``agents/ismcts.py``) runs ``--speed-seconds``
-   with plain random playouts and, in engines with ``playout_value``, with playouts cut after
-   ``--cutoff`` decisions; each in one thread and in ``--threads`` trees. Iterations per second =
+   with plain random playouts (the old search's playouts: the same work an iteration) and, in
+   engines with ``playout_value``, with playouts cut after ``--cutoff`` decisions and made the
+   game's way (``DEFAULT_EPSILONS``: epsilon-greedy where listed); each in one thread and in
+   ``--threads`` trees. Iterations per second =
    iterations done / time, summed over the positions (wall clock; CPU time of the process too for
    the one-thread comparison with the old search).
 2. Playout mode, every game: ``ismcts:<seconds>s`` with plain random playouts and with the cut-off
    (engines with ``playout_value``), each against heuristics in the other seats (the cooperative
    game: a whole team of ISMCTS seats). The mode with the higher win rate (then mean return; a tie
    keeps plain playouts) is the game's chosen mode: ``agents/ismcts.py`` ships it as the default.
+   ``--default-modes`` plays only each game's shipped mode (``DEFAULT_CUTOFFS``; a run that tries
+   both takes twice the lineups, and stop 35 measured plain playouts losing everywhere at fixed
+   iterations; ``benchmarks/search_trials.py`` compares settings at fixed iterations). The cut-off
+   mode plays the game's playouts (``DEFAULT_EPSILONS``), the plain mode uniformly random ones.
 3. Strength of the chosen mode: one ISMCTS seat against random agents, and against the old
    Python-tree search given the same time (its iterations = its measured rate x ``--seconds``);
    in the cooperative game a heuristic team and an old-search team instead.
@@ -38,7 +44,7 @@ import numba
 import numpy as np
 
 import envs
-from agents.ismcts import ISMCTSAgent, parse_spec
+from agents.ismcts import DEFAULT_CUTOFFS, DEFAULT_EPSILONS, ISMCTSAgent, parse_spec
 from envs.core.game import engine_function
 from envs.core.search import NO_CUTOFF
 from envs.testing.play import choice_positions
@@ -54,13 +60,25 @@ def has_playout_value(env_id):
     return engine_function(envs.game_of(env_id).engine.STATE, "playout_value") is not None
 
 
-def playout_modes(env_id, cutoff):
-    """The playout cut-offs to try in ``env_id``: plain random playouts, and ``cutoff`` where it applies."""
+def playout_modes(env_id, cutoff, default_only=False):
+    """The playout cut-offs to try in ``env_id``: plain random playouts, and ``cutoff`` where it
+    applies; with ``default_only`` just the one ``agents/ismcts.py`` ships for the game."""
+    if default_only:
+        return [DEFAULT_CUTOFFS.get(env_id, NO_CUTOFF)]
     return [NO_CUTOFF] + ([cutoff] if has_playout_value(env_id) else [])
 
 
-def mode_name(cutoff):
-    return "plain" if cutoff == NO_CUTOFF else f"cut-off {cutoff}"
+def playout_epsilon(env_id, cutoff):
+    """Share of random playout decisions in a mode: plain playouts are uniformly random (the old
+    search's), cut-off ones the game's own (``DEFAULT_EPSILONS``)."""
+    return 1.0 if cutoff == NO_CUTOFF else DEFAULT_EPSILONS.get(env_id, 1.0)
+
+
+def mode_name(cutoff, env_id=None):
+    if cutoff == NO_CUTOFF:
+        return "plain"
+    eps = 1.0 if env_id is None else playout_epsilon(env_id, cutoff)
+    return f"cut-off {cutoff}" + ("" if eps == 1.0 else f", eps {eps:g}")
 
 
 # ---- 1. speed -----------------------------------------------------------------------------
@@ -82,7 +100,8 @@ def speed_variants(env_id, old_iterations, seconds, threads, cutoff):
     for mode in playout_modes(env_id, cutoff):
         for count in sorted({1, threads}):
             variants[("new", mode, count)] = (
-                lambda mode=mode, count=count: ISMCTSAgent(seconds=seconds, cutoff=mode, threads=count, seed=0))
+                lambda mode=mode, count=count: ISMCTSAgent(seconds=seconds, cutoff=mode, threads=count, seed=0,
+                                                           epsilon=playout_epsilon(env_id, mode)))
     return variants
 
 
@@ -166,8 +185,9 @@ def spec_cutoff(spec):
     return NO_CUTOFF if cutoff is None else cutoff
 
 
-def ismcts_spec(seconds, threads, cutoff, exploration):
+def ismcts_spec(seconds, threads, cutoff, exploration, epsilon=1.0):
     spec = f"ismcts:{seconds:g}s:threads={threads}:cutoff={'none' if cutoff == NO_CUTOFF else cutoff}"
+    spec += "" if epsilon == 1.0 else f":eps={epsilon:g}"
     return spec + ("" if exploration is None else f":c={exploration:g}")
 
 
@@ -203,6 +223,8 @@ def parse_arguments(argv):
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--envs", nargs="*", default=list(envs.ENV_IDS), choices=list(envs.ENV_IDS))
     parser.add_argument("--skip-speed", action="store_true")
+    parser.add_argument("--default-modes", action="store_true",
+                        help="tournaments play each game's shipped playout mode only (DEFAULT_CUTOFFS)")
     args = parser.parse_args(argv)
     for name in ("positions", "old_iterations", "games", "threads", "tournament_threads", "jobs"):
         if getattr(args, name) < 1:
@@ -225,7 +247,9 @@ def speed_section(args, summary, speeds):
         f"Old: the Python-tree search it replaced (benchmarks/ismcts_python.py), {args.old_iterations} "
         f"iterations a position, random playouts to the end. New: agents/ismcts.py for {args.speed_seconds} s a "
         f"position, with *plain* random playouts to the end as well, and with playouts *cut off* after "
-        f"{args.cutoff} decisions and the engine's playout_value (n/a: the engine has none); 1 tree in the "
+        f"{args.cutoff} decisions and the engine's playout_value (n/a: the engine has none), made the game's way "
+        f"(epsilon-greedy by one-step playout_value where `DEFAULT_EPSILONS` lists the game: "
+        f"{_epsilons_text(args.envs)}); 1 tree in the "
         f"calling thread, then {args.threads} trees in parallel threads. {args.positions} positions a game from "
         "seeded random play, the same for every search; each search decides once untimed first. Rates are "
         "iterations per wall-clock second; the *CPU* speed-up compares iterations per CPU second of the process "
@@ -252,11 +276,20 @@ def speed_section(args, summary, speeds):
     return lines + [""]
 
 
+def _epsilons_text(env_ids):
+    listed = [f"{env_id} eps {DEFAULT_EPSILONS[env_id]:g}" for env_id in env_ids if env_id in DEFAULT_EPSILONS]
+    return ", ".join(listed) if listed else "none"
+
+
 def tournament_sections(args, summary, speeds):
     budget = args.minutes * 60
-    spec = lambda cutoff: ismcts_spec(args.seconds, args.tournament_threads, cutoff, args.exploration)  # noqa: E731
-    trial_jobs = [(env_id, lineup(env_id, spec(mode), "heuristic"), args.games, args.seed, budget)
-                  for env_id in args.envs for mode in playout_modes(env_id, args.cutoff)]
+
+    def spec(cutoff, env_id):
+        return ismcts_spec(args.seconds, args.tournament_threads, cutoff, args.exploration,
+                           playout_epsilon(env_id, cutoff))
+
+    trial_jobs = [(env_id, lineup(env_id, spec(mode, env_id), "heuristic"), args.games, args.seed, budget)
+                  for env_id in args.envs for mode in playout_modes(env_id, args.cutoff, args.default_modes)]
     trials = {}
     for outcome in run_jobs(trial_jobs, args.jobs):
         env_id, specs = outcome[0][:2]
@@ -264,12 +297,22 @@ def tournament_sections(args, summary, speeds):
     lines = [
         "## Playout mode: plain random playouts or cut off",
         "",
-        f"`{spec(args.cutoff)}` and the same with `cutoff=none`: {args.seconds:g} s a decision in {args.tournament_threads} "
+        f"`{spec(playout_modes(args.envs[0], args.cutoff, args.default_modes)[-1], args.envs[0])}` "
+        f"({args.envs[0]}; `eps` as `DEFAULT_EPSILONS` gives each game: "
+        f"{_epsilons_text(args.envs)})"
+        + (", each game only in the mode agents/ismcts.py ships (`--default-modes`: `DEFAULT_CUTOFFS` "
+           f"{DEFAULT_CUTOFFS}, the others plain random playouts)" if args.default_modes
+           else " and the same with `cutoff=none` and uniformly random playouts")
+        + f": {args.seconds:g} s a decision in {args.tournament_threads} "
         f"tree(s), {args.jobs} lineup(s) at a time; up to {args.games} games a lineup, none started after "
         f"{args.minutes:g} minutes. One ISMCTS seat against heuristics in the others (the cooperative game: a "
         "team of ISMCTS seats), seats rotated. A seat wins when its final return is positive and the highest "
         "(team games: every member of the winning team). The mode with the higher win rate is chosen; "
-        "`agents/ismcts.py` ships it as the game's default (`DEFAULT_CUTOFFS`).",
+        "`agents/ismcts.py` ships it as the game's default (`DEFAULT_CUTOFFS`)"
+        + (". With `--default-modes` only the shipped mode ran, so nothing was chosen here: "
+           "`DEFAULT_CUTOFFS` and `DEFAULT_EPSILONS` come from fixed-iteration trials "
+           "(benchmarks/results/search_trials.md)." if args.default_modes else ".")
+        ,
         "",
         *TABLE_HEAD,
     ]
@@ -279,11 +322,12 @@ def tournament_sections(args, summary, speeds):
         for mode, stats in trials[env_id].items():
             who = "team of ISMCTS" if env_id in COOPERATIVE else f"1 ISMCTS vs {envs.game_of(env_id).default_players - 1} heuristic"
             mark = " (chosen)" if mode == chosen[env_id] and len(trials[env_id]) > 1 else ""
-            lines.append(row(env_id, who, mode_name(mode) + mark, stats))
+            lines.append(row(env_id, who, mode_name(mode, env_id) + mark, stats))
         best = trials[env_id][chosen[env_id]]
         summary[env_id].update({
             "playout_cutoff": None if chosen[env_id] == NO_CUTOFF else chosen[env_id],
-            "playout_trials": {mode_name(mode): stats["win_rate"] for mode, stats in trials[env_id].items()},
+            "playout_trials": {mode_name(mode, env_id): stats["win_rate"] for mode, stats in trials[env_id].items()},
+            "playout_epsilon": playout_epsilon(env_id, chosen[env_id]),
             "ismcts_vs_heuristic": best["win_rate"], "fair_share": best["fair_share"],
             "games_vs_heuristic": best["games"]})
         if env_id in speeds:  # the chosen mode's rate
@@ -302,7 +346,8 @@ def tournament_sections(args, summary, speeds):
             strength_jobs += [(env_id, ["heuristic"], args.games, args.seed, budget),
                               (env_id, [old_spec(env_id)], args.games, args.seed, budget)]
         else:
-            strength_jobs += [(env_id, lineup(env_id, spec(chosen[env_id]), others), args.games, args.seed, budget)
+            strength_jobs += [(env_id, lineup(env_id, spec(chosen[env_id], env_id), others), args.games, args.seed,
+                               budget)
                               for others in ("random", old_spec(env_id))]
     lines += [
         "## The chosen mode against random agents and the old search",
@@ -322,7 +367,7 @@ def tournament_sections(args, summary, speeds):
             text, mode = f"team of {specs[0]}", "-"
         else:
             key = "ismcts_vs_random" if specs[1] == "random" else "ismcts_vs_old_search"
-            text, mode = f"1 ISMCTS vs {players - 1} {specs[1]}", mode_name(chosen[env_id])
+            text, mode = f"1 ISMCTS vs {players - 1} {specs[1]}", mode_name(chosen[env_id], env_id)
             summary[env_id]["fair_share_" + key.removeprefix("ismcts_")] = stats["fair_share"]
         summary[env_id][key] = stats["win_rate"]
         summary[env_id]["games_" + key] = stats["games"]

@@ -5,11 +5,12 @@ Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012). Each iteration
 1. copies the true record and lets the engine's ``determinize(state, seat, seed)`` resample
    everything the searching seat cannot know, with a fresh generator (so neither hidden cards nor
    the true future randomness reach the planner);
-2. descends the tree, keyed by action sequences, choosing among the actions legal in this
+2. descends the tree, keyed by sequences of (seat to act, action), choosing among the actions legal in this
    determinization by UCB1 with availability counts (a child's exploration term counts the
    iterations in which its action was legal, not its parent's visits);
 3. expands one untried action (uniformly at random);
-4. plays on with uniformly random legal actions, to the end of the game or, when ``cutoff`` >= 0
+4. plays on with uniformly random legal actions (or, with ``epsilon`` < 1 in a turn-based game,
+   epsilon-greedy ones: see :func:`greedy_action`), to the end of the game or, when ``cutoff`` >= 0
    and the engine registered ``playout_value``, for ``cutoff`` decisions and then takes the
    engine's estimate of each seat's remaining return;
 5. credits every node on the path with the return of the seat whose choice led to it.
@@ -39,7 +40,7 @@ from numba.extending import overload
 
 from .game import game_determinize, game_has_playout_value, game_playout_value
 from .kernels import apply_step, fill_mask
-from .rng import RNG, choice, next_u64, randint, seed_rng
+from .rng import RNG, choice, next_u64, randint, seed_rng, uniform
 
 #: One tree node. ``seat`` chose ``action`` to get here from ``parent``; ``total`` sums that
 #: seat's returns over the ``visits`` through this node; ``available`` counts the iterations in
@@ -78,11 +79,18 @@ def _add_child(nodes, size, parent, action, seat):
 
 
 @njit(cache=True)
-def _index_children(nodes, parent, child_of, value):
-    """Set ``child_of[action]`` of every child of ``parent`` to the child (``value`` True) or -1."""
+def _index_children(nodes, parent, seat, child_of, value):
+    """Set ``child_of[action]`` of every child of ``parent`` that ``seat`` chose to the child
+    (``value`` True) or -1.
+
+    A node's children are keyed by the seat to act as well as the action: after the same actions
+    the seat to act can differ between determinizations (a face-down card turned over may let the
+    mover go on, or pass the turn), and one child shared by two seats would credit one seat's
+    choices with the other's returns."""
     child = nodes[parent].first_child
     while child >= 0:
-        child_of[nodes[child].action] = child if value else -1
+        if nodes[child].seat == seat:
+            child_of[nodes[child].action] = child if value else -1
         child = nodes[child].next_sibling
 
 
@@ -103,7 +111,7 @@ def _ucb_best(nodes, mask, child_of, exploration):
 def _select_or_expand(nodes, size, parent, seat, mask, child_of, rng, exploration):
     """The child of ``parent`` to descend to, and whether it is new. -1 when an untried action
     remains but the arena is full (the iteration then plays on at random)."""
-    _index_children(nodes, parent, child_of, True)
+    _index_children(nodes, parent, seat, child_of, True)
     untried = 0
     for action in range(mask.shape[0]):
         if mask[action] != 0:
@@ -123,7 +131,7 @@ def _select_or_expand(nodes, size, parent, seat, mask, child_of, rng, exploratio
                     expanded = True
                     break
                 k -= 1
-    _index_children(nodes, parent, child_of, False)
+    _index_children(nodes, parent, seat, child_of, False)
     return child, expanded
 
 
@@ -185,10 +193,63 @@ def _seat_to_act(state, joint, chosen):
     return chosen
 
 
-@njit(cache=True)
-def playout(state, joint, chosen, rng, mask, returns, values, cutoff, max_decisions):
-    """Random legal play from here; adds each seat's rewards to ``returns``.
+TIE = 1e-6  # one-step values this close are equal: the greedy playout picks among them at random
 
+
+@njit(cache=True)
+def greedy_action(state, seat, mask, probe, values, rng):
+    """The legal action of ``seat`` whose one step gives it the most: the step's reward plus the
+    engine's ``playout_value`` of the state after it (just the reward in an engine without one).
+    Ties (within :data:`TIE`) are broken uniformly at random, so equal-looking moves still vary.
+
+    Why: random playouts in long games (a Teufel Teufel game has hundreds of decisions) carry
+    almost no signal about the move at the root; a playout in which every seat grabs what the
+    engine's own evaluation rewards at once is a cheap stand-in for competent play, and needs no
+    game-specific code beyond ``playout_value``. ``probe`` is a length-1 scratch array of the
+    game's records (each candidate step is tried on a copy)."""
+    best, best_value, ties = -1, -np.inf, 0
+    for action in range(mask.shape[0]):
+        if mask[action] != 0:
+            probe[0] = state
+            after = probe[0]
+            apply_step(after, action)
+            values[:] = 0.0
+            game_playout_value(after, values)
+            value = after.reward[seat] + values[seat]
+            if value > best_value + TIE:
+                best, best_value, ties = action, value, 1
+            elif value >= best_value - TIE:
+                ties += 1
+                if randint(rng, ties) == 0:
+                    best = action
+    return best
+
+
+def _playout_action(state, joint, chosen, rng, mask, probe, values, epsilon):
+    """A playout's next action for the seat to act (``mask`` filled): epsilon-greedy in a
+    turn-based game, uniformly random in a simultaneous one (one seat's step is not a whole move)."""
+    if joint is None and epsilon < 1.0 and uniform(rng) >= epsilon:
+        return greedy_action(state, int(state.current_player), mask, probe, values, rng)
+    return choice(rng, mask)
+
+
+@overload(_playout_action)
+def _playout_action_by_type(state, joint, chosen, rng, mask, probe, values, epsilon):
+    if isinstance(joint, types.NoneType):
+        def turn(state, joint, chosen, rng, mask, probe, values, epsilon):
+            if epsilon < 1.0 and uniform(rng) >= epsilon:
+                return greedy_action(state, int(state.current_player), mask, probe, values, rng)
+            return choice(rng, mask)
+        return turn
+    return lambda state, joint, chosen, rng, mask, probe, values, epsilon: choice(rng, mask)
+
+
+@njit(cache=True)
+def playout(state, joint, chosen, rng, mask, returns, values, cutoff, max_decisions, epsilon, probe):
+    """Legal play from here; adds each seat's rewards to ``returns``.
+
+    Each decision is uniformly random, or with ``epsilon`` < 1 in a turn-based game greedy
+    (:func:`greedy_action`, with ``probe`` as its scratch record) with probability 1 - epsilon.
     A moment of a simultaneous game that the tree left half-chosen is completed first. Then, with
     ``cutoff`` >= 0 and an engine that registered ``playout_value``, play stops after ``cutoff``
     decisions and the engine's estimate of the rest is added; without one, play goes to the end
@@ -203,7 +264,8 @@ def playout(state, joint, chosen, rng, mask, returns, values, cutoff, max_decisi
     decisions = 0
     while state.terminal == 0 and decisions < limit:
         fill_mask(state, _seat_to_act(state, joint, chosen), mask)
-        chosen = _apply(state, choice(rng, mask), joint, chosen, returns)
+        action = _playout_action(state, joint, chosen, rng, mask, probe, values, epsilon)
+        chosen = _apply(state, action, joint, chosen, returns)
         if chosen == 0:  # a whole decision (every seat's, in a simultaneous game) is applied
             decisions += 1
     if estimate and state.terminal == 0:
@@ -226,7 +288,7 @@ def _backup(nodes, node, returns):
 
 @njit(cache=True)
 def iterate(nodes, size, root, seat, pending, work, rng, mask, child_of, returns, values, joint,
-            exploration, cutoff, max_playout):
+            exploration, cutoff, max_playout, epsilon, probe):
     """One ISMCTS iteration on one tree (see the module docstring)."""
     work[0] = root[0]
     state = work[0]
@@ -248,51 +310,53 @@ def iterate(nodes, size, root, seat, pending, work, rng, mask, child_of, returns
         if expanded:
             break
     if state.terminal == 0:
-        playout(state, joint, chosen, rng, mask, returns, values, cutoff, max_playout)
+        playout(state, joint, chosen, rng, mask, returns, values, cutoff, max_playout, epsilon, probe)
     _backup(nodes, node, returns)
 
 
 @njit(cache=True)
 def grow_tree(nodes, size, root, seat, pending, work, rng, mask, child_of, returns, values, joint,
-              iterations, exploration, cutoff, max_playout):
+              iterations, exploration, cutoff, max_playout, epsilon, probe):
     """``iterations`` more iterations on one tree (``nodes[:size[0]]`` in use)."""
     for _ in range(iterations):
         iterate(nodes, size, root, seat, pending, work, rng, mask, child_of, returns, values, joint,
-                exploration, cutoff, max_playout)
+                exploration, cutoff, max_playout, epsilon, probe)
 
 
 @njit(cache=True)
 def _grow(t, root, seat, pending, nodes, sizes, work, rngs, masks, child_of, returns, values, joints,
-          iterations, exploration, cutoff, max_playout):
+          iterations, exploration, cutoff, max_playout, epsilon, probes):
     # One tree of a forest: row t of every per-tree array.
     grow_tree(nodes[t], sizes[t : t + 1], root, seat, pending, work[t : t + 1], rngs[t], masks[t], child_of[t],
-              returns[t], values[t], _row(joints, t), iterations[t], exploration, cutoff, max_playout)
+              returns[t], values[t], _row(joints, t), iterations[t], exploration, cutoff, max_playout, epsilon,
+              probes[t : t + 1])
 
 
 @njit(cache=True, parallel=True)
 def grow_forest(root, seat, pending, nodes, sizes, work, rngs, masks, child_of, returns, values, joints,
-                iterations, exploration, cutoff, max_playout):
+                iterations, exploration, cutoff, max_playout, epsilon, probes):
     """Grow tree ``t`` by ``iterations[t]`` iterations, the trees in parallel threads.
 
     Per-tree arrays have the tree on their first axis: ``nodes`` NODE[trees, capacity], ``sizes``
     int64[trees], ``work`` the game's STATE[trees], ``rngs`` RNG[trees], ``masks`` int8[trees,
     actions], ``child_of`` int32[trees, actions] (all -1), ``returns`` float64[trees, seats],
-    ``values`` float32[trees, seats], ``joints`` int64[trees, seats] (None: turn-based game).
+    ``values`` float32[trees, seats], ``joints`` int64[trees, seats] (None: turn-based game),
+    ``probes`` the game's STATE[trees] (scratch of the greedy playouts, ``epsilon`` < 1).
     ``root`` is the true record (length-1 array), ``pending`` the actions already chosen by the
     seats before ``seat`` in this moment of a simultaneous game.
     """
     for t in prange(nodes.shape[0]):
         _grow(t, root, seat, pending, nodes, sizes, work, rngs, masks, child_of, returns, values, joints,
-              iterations, exploration, cutoff, max_playout)
+              iterations, exploration, cutoff, max_playout, epsilon, probes)
 
 
 @njit(cache=True)
 def grow_forest_serial(root, seat, pending, nodes, sizes, work, rngs, masks, child_of, returns, values, joints,
-                       iterations, exploration, cutoff, max_playout):
+                       iterations, exploration, cutoff, max_playout, epsilon, probes):
     """:func:`grow_forest` in the calling thread, one tree after another."""
     for t in range(nodes.shape[0]):
         _grow(t, root, seat, pending, nodes, sizes, work, rngs, masks, child_of, returns, values, joints,
-              iterations, exploration, cutoff, max_playout)
+              iterations, exploration, cutoff, max_playout, epsilon, probes)
 
 
 @njit(cache=True)
@@ -321,6 +385,7 @@ class Forest:
         self.nodes = np.zeros((trees, max(capacity, 2)), NODE)
         self.sizes = np.ones(trees, np.int64)
         self.work = np.zeros(trees, state_dtype)
+        self.probes = np.zeros(trees, state_dtype)
         self.rngs = np.zeros(trees, RNG)
         self.masks = np.zeros((trees, num_actions), np.int8)
         self.child_of = np.full((trees, num_actions), -1, np.int32)
@@ -336,12 +401,14 @@ class Forest:
         for t, seed in enumerate(seeds):
             seed_rng(self.rngs[t], np.uint64(seed))
 
-    def grow(self, root, seat, pending, iterations, exploration, cutoff, max_playout):
-        """``iterations[t]`` more iterations on tree ``t`` (int64[trees]); returns their sum."""
+    def grow(self, root, seat, pending, iterations, exploration, cutoff, max_playout, epsilon=1.0):
+        """``iterations[t]`` more iterations on tree ``t`` (int64[trees]); returns their sum.
+        ``epsilon``: share of random decisions in the playouts (1: all, the plain random playout)."""
         self._reserve(int(iterations.max()))
         kernel = grow_forest if self.parallel else grow_forest_serial
         kernel(root, seat, pending, self.nodes, self.sizes, self.work, self.rngs, self.masks, self.child_of,
-               self.returns, self.values, self.joints, iterations, exploration, cutoff, max_playout)
+               self.returns, self.values, self.joints, iterations, exploration, cutoff, max_playout,
+               float(epsilon), self.probes)
         return int(iterations.sum())
 
     def root_statistics(self):

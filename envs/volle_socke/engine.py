@@ -32,13 +32,19 @@ lie on a bike, and phase, statuses, seats, pending cards, hand sizes and scores 
 (``STATE_PROBLEMS`` names each check).
 
 ``playout_value`` (for search agents that cut playouts short) estimates each seat's final
-placement reward: each seat's total is projected to the end of the game (its round scores so far,
-the current round at what its bike scores now during the contest, every round still to come at
-the table's mean per player-round so far, then its best ``counted_rounds``), the projected totals
-are ranked like the final rewards (+1 best ... -1 worst, ties shared), and the result is scaled
-by the share of the game already played, because the rounds to come can still turn it. With
-``round_rewards`` it adds the current round's placement by bike values (divided by
-``num_rounds``) during the contest.
+placement reward: each seat's total is projected to the end of the game (its round scores so far;
+the current round at what its bike scores now during the contest, and before it at the best bike
+its hand and bike could make, :func:`best_bike_from`, 0 for a seat out of the round; every round
+still to come at the table's mean per player-round so far; all summed: the best ``counted_rounds``
+of such a projection would drop the current round whenever it falls below the mean and so hide
+every change to it, while it is the rounds to come that decide which rounds are dropped). Each
+pair of seats is then compared by a logistic of the difference of their projected totals, whose
+scale grows with the square root of the rounds still open (``ROUND_SPREAD``, measured in heuristic
+play), and a seat's value is 1 - 2 x (expected seats ahead) / (players - 1): +1 for a sure first,
+-1 for a sure last, like the final rewards. So a lead counts for little early and for nearly
+everything late, and any change of a hand or a bike moves the value a little (a rank alone would
+not move for a change that passes nobody). With ``round_rewards`` it adds the current round's
+placement by bike values (divided by ``num_rounds``) during the contest.
 """
 
 import numpy as np
@@ -1419,10 +1425,67 @@ def _contest_problem(state, n, phase):
 # ---- search cut-offs -------------------------------------------------------------------------------
 
 
+#: Spread of a round's score between seats, in HP (std of one seat's round score in heuristic
+#: play, 4 players: 276 HP; a seat's total over a game: 446 HP within a game). The logistic below
+#: turns a projected lead into a placement with its scale at LOGISTIC_SCALE x this x sqrt(2 x rounds
+#: still open): the std of the difference of two seats' remaining scores, as a logistic's scale.
+ROUND_SPREAD = 275.0
+LOGISTIC_SCALE = 0.55  # sqrt(3) / pi: a logistic with this scale has the unit normal's spread
+
+
+@njit(cache=True)
+def best_bike_from(cards, flat_half):
+    """HP of the best bike that the cards ``cards`` (counts per kind) can make: the best front
+    wheel (a normal one, else a wooden one, else a flat one: whole with an Air Pump at hand, half
+    with ``flat_half``; or a spare part), the highest rear gear (a spare part is a 4th gear),
+    every engine, x2 per Turbo; the weakest spare parts become wheels, the rest engines.
+
+    What a hand is worth to its seat this round: a seat still building is judged by what it could
+    lay out, not by the empty bike it has, so a search sees a good draw or a bad discard at once.
+    The rules of thumb are the heuristic agent's ``best_bike_from`` (agents/heuristic/volle_socke.py)."""
+    spares = 0
+    for s in range(NUM_SPARES):
+        spares += cards[SPARE_0 + s] > 0
+    rear = 0
+    for kind in range(REAR_1, REAR_1 + 4):
+        if cards[kind] > 0:
+            rear = GEAR[kind]
+    power = 0
+    for kind in range(ENGINE_10, ENGINE_100 + 1):
+        power += POWER[kind] * cards[kind]
+    if cards[FRONT] > 0:
+        front = 1.0
+    elif cards[WOODEN_FRONT] > 0:
+        front = 0.5
+    elif cards[FLAT_FRONT] > 0:
+        front = 1.0 if cards[PUMP] > 0 else (0.5 if flat_half else 0.0)
+    else:
+        front = 0.0
+    best = 0
+    for spare_front in range(2):
+        for spare_rear in range(2):
+            wheels = spare_front + spare_rear
+            if wheels > spares or (spare_front == 0 and front == 0.0):
+                continue
+            total = power
+            skipped = 0
+            for s in range(NUM_SPARES):  # spare parts by rising power: the weakest are the wheels
+                if cards[SPARE_0 + s] > 0:
+                    if skipped < wheels:
+                        skipped += 1
+                    else:
+                        total += POWER[SPARE_0 + s]
+            gear = SPARE_GEAR if spare_rear else rear
+            factor = 1.0 if spare_front else front
+            value = int(total * (1 << int(cards[TURBO])) * gear * factor)
+            best = max(best, value)
+    return best
+
+
 @njit(cache=True)
 def playout_value(state, values):
-    """Each seat's estimated return from here: its placement by projected totals, scaled by the share
-    of the game played (see the module docstring); plus, with round_rewards, this round's placement
+    """Each seat's estimated return from here: its chance to place above each other seat by
+    projected totals (see the module docstring); plus, with round_rewards, this round's placement
     by the bikes during the contest."""
     if state.terminal:
         return
@@ -1436,8 +1499,9 @@ def playout_value(state, values):
             hp += state.round_scores[q, r]
     mean = hp // (n * played) if played > 0 else 0
     bikes = np.zeros(n, np.int64)
-    projected = np.zeros(n, np.int64)
+    projected = np.zeros(n, np.float64)
     scores = np.zeros(MAX_ROUNDS, np.int64)
+    cards = np.zeros(NUM_KINDS, np.int64)
     for q in range(n):
         if contest and state.status[q] == IN_CONTEST:
             bikes[q] = bike_value(state, q)
@@ -1445,9 +1509,26 @@ def playout_value(state, values):
             scores[r] = state.round_scores[q, r] if r < played else mean
         if contest:
             scores[played] = bikes[q]
-        projected[q] = best_rounds_total(scores, rounds, state.counted_rounds)
-    progress = (played + (0.5 if contest else 0.0)) / rounds
-    _add_placements(projected, n, progress, values)
+        elif state.status[q] != OUT:
+            for kind in range(NUM_KINDS):
+                cards[kind] = state.hand[q, kind] + state.bike[q, kind]
+            scores[played] = best_bike_from(cards, state.flat_half)
+        else:
+            scores[played] = 0
+        # All rounds summed, not the best counted_rounds: with the rounds to come at the mean, the best
+        # of would drop this round whenever it falls below the mean and hide every change to it, while
+        # it is the rounds to come that decide which rounds are dropped.
+        projected[q] = scores[:rounds].sum()
+    # Rounds still open: those not begun, and this one half open during the contest (a bike can
+    # still grow or be wrecked), wholly before it.
+    open_rounds = rounds - played - (0.5 if contest else 0.0)
+    scale = LOGISTIC_SCALE * ROUND_SPREAD * np.sqrt(2.0 * max(open_rounds, 0.25))
+    for q in range(n):
+        behind = 0.0  # expected number of seats that finish ahead of q
+        for o in range(n):
+            if o != q:
+                behind += 1.0 / (1.0 + np.exp((projected[q] - projected[o]) / scale))
+        values[q] += 1.0 - 2.0 * behind / (n - 1)
     if state.round_rewards and contest:
         _add_placements(bikes, n, 1.0 / rounds, values)
 

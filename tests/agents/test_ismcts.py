@@ -14,7 +14,7 @@ import pytest
 
 import envs
 from agents import RandomAgent, make_agent
-from agents.ismcts import DEFAULT_CUTOFFS, GAME_DEFAULT, ISMCTSAgent, parse_spec
+from agents.ismcts import DEFAULT_CUTOFFS, DEFAULT_EPSILONS, GAME_DEFAULT, ISMCTSAgent, parse_spec
 from envs.core import kernels, search
 from envs.core.play import play_game
 from envs.core.rng import RNG, seed_rng
@@ -96,6 +96,43 @@ def test_choice_ignores_the_true_future_randomness(env_id):
         other["rng"] = record["rng"] ^ np.uint64(0x5DEECE66D)
         assert decide(env_id, other, seat, observation, mask, pending) == decide(
             env_id, record, seat, observation, mask, pending)
+
+
+@pytest.mark.parametrize("env_id", ALL_GAMES)
+def test_greedy_playouts_pick_legal_actions_and_repeat_for_a_seed(env_id):
+    """eps < 1 (epsilon-greedy playouts; simultaneous games keep random ones): legal choices, the
+    same for the same seed, in whole games and at fixed positions."""
+    game = envs.game_of(env_id)
+    config = {} if env_id in TOYS else {"max_cycles": 30}
+    lineup = [Checked(ISMCTSAgent(iterations=30, seed=1, epsilon=0.3, cutoff=5))] + [
+        RandomAgent(seed=s) for s in range(1, game.default_players)]
+    play_game(env_id, lineup, seed=1, config=config)
+    assert lineup[0].actions
+    for record, seat, observation, mask, pending in positions(env_id, 2):
+        first = decide(env_id, record, seat, observation, mask, pending, epsilon=0.0, cutoff=5, threads=1)
+        assert mask[first] == 1
+        assert decide(env_id, record, seat, observation, mask, pending, epsilon=0.0, cutoff=5, threads=1) == first
+
+
+@pytest.mark.parametrize("env_id", [e for e in envs.ENV_IDS if not envs.game_of(e).simultaneous])
+def test_greedy_action_is_a_best_one_step_by_reward_plus_playout_value(env_id):
+    """greedy_action against a plain recomputation: each legal action stepped on a copy, scored by
+    the acting seat's reward plus the engine's playout_value; the pick is among the best."""
+    game = envs.game_of(env_id)
+    rng = np.zeros(1, RNG)
+    seed_rng(rng[0], np.uint64(11))
+    for record, seat, observation, mask, pending in positions(env_id, 6, seed=2):
+        scores = {}
+        for action in np.flatnonzero(mask):
+            after = record.copy()
+            kernels.step_one(after, int(action))
+            out = np.zeros(int(record["num_players"][0]), np.float32)
+            game.engine.playout_value(after[0], out)
+            scores[int(action)] = float(after[0]["reward"][seat]) + float(out[seat])
+        best = max(scores.values())
+        values = np.zeros(int(record["num_players"][0]), np.float32)
+        picked = search.greedy_action(record[0], seat, mask, np.zeros(1, game.engine.STATE), values, rng[0])
+        assert scores[picked] >= best - 2 * search.TIE, (scores, picked)
 
 
 # The search reads the true record only through the engine's determinize, so its choice for a
@@ -186,7 +223,8 @@ def test_one_thread_is_one_tree_grown_in_the_calling_thread():
     seed_rng(rngs[0], np.uint64(seed))
     search.grow_tree(nodes, size, record, 1, np.zeros(0, np.int64), np.zeros(1, game.engine.STATE), rngs[0],
                      np.zeros(2, np.int8), np.full(2, -1, np.int32), np.zeros(2), np.zeros(2, np.float32), None,
-                     200, agent.exploration, agent.cutoff, agent.max_playout)
+                     200, agent.exploration, agent.cutoff, agent.max_playout, agent.epsilon,
+                     np.zeros(1, game.engine.STATE))
     single_visits, single_totals = np.zeros(2, np.int64), np.zeros(2)
     search.root_statistics(nodes[None], single_visits, single_totals)
     np.testing.assert_array_equal(visits, single_visits)
@@ -262,7 +300,7 @@ def test_cutoff_uses_playout_value_only_where_the_engine_has_one():
         returns, values = np.zeros(2), np.zeros(2, np.float32)
         joint = np.zeros(2, np.int64) if game.simultaneous else None
         decisions = search.playout(states[0], joint, 0, rng[0], np.zeros(game.num_actions, np.int8), returns,
-                                   values, 0, 5000)
+                                   values, 0, 5000, 1.0, np.zeros(1, game.engine.STATE))
         assert bool(states[0].terminal) == ends
         assert (decisions > 0) == ends
         if not ends:
@@ -278,6 +316,15 @@ def test_default_cutoff_is_the_games_own_and_an_explicit_one_wins(monkeypatch):
         agent.reset(0, env_id, {"num_players": 2})
         assert agent.cutoff == resolved, (env_id, cutoff)
     assert ISMCTSAgent(**parse_spec("5:cutoff=none")).cutoff_option == NO_CUTOFF
+
+
+def test_default_epsilon_is_the_games_own_and_an_explicit_one_wins(monkeypatch):
+    monkeypatch.setitem(DEFAULT_EPSILONS, "race_v0", 0.25)
+    for env_id, epsilon, resolved in (("race_v0", GAME_DEFAULT, 0.25), ("tally_v0", GAME_DEFAULT, 1.0),
+                                      ("race_v0", 0.5, 0.5)):
+        agent = ISMCTSAgent(iterations=5, threads=1, epsilon=epsilon)
+        agent.reset(0, env_id, {"num_players": 2})
+        assert agent.epsilon == resolved, (env_id, epsilon)
 
 
 def test_simultaneous_search_completes_the_moment_with_pending_actions():
@@ -308,6 +355,7 @@ def test_specs_parse_budgets_and_options():
     assert parse_spec("0.25s:threads=1:cutoff=30:c=1.2") == {
         "seconds": 0.25, "threads": 1, "cutoff": 30, "exploration": 1.2}
     assert parse_spec("500:cutoff=none") == {"iterations": 500, "cutoff": None}
+    assert parse_spec("300:eps=0.2") == {"iterations": 300, "epsilon": 0.2}
     agent = make_agent("ismcts:0.5s:threads=1", "race_v0", seed=0)
     assert (agent.seconds, agent.iterations, agent.threads) == (0.5, None, 1)
     assert make_agent("ismcts", "race_v0").iterations == 1000
@@ -326,6 +374,8 @@ def test_specs_parse_budgets_and_options():
     ("ismcts:100:threads=two", "threads='two' is not a valid int"),
     ("ismcts:100:cutoff=-3", "cutoff must be >= 0"),
     ("ismcts:100:c=-1", "exploration must be >= 0"),
+    ("ismcts:100:eps=-0.1", "epsilon must be >= 0"),
+    ("ismcts:100:eps=1.5", "epsilon must be at most 1"),
     ("ismcts:100:depth=3", "key one of"),
     ("ismcts:100:threads", "key one of"),
 ])

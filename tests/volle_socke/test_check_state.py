@@ -222,25 +222,67 @@ def playout(state):
     return values[: int(state[0]["num_players"])]
 
 
-def test_playout_value_ranks_standings_and_bikes_on_the_reward_scale():
+def expected_values(projected, open_rounds):
+    """The module docstring's formula, written out: 1 - 2 x (expected seats ahead) / (players - 1),
+    a seat ahead of another by a logistic of their projected totals' difference."""
+    scale = E.LOGISTIC_SCALE * E.ROUND_SPREAD * np.sqrt(2.0 * max(open_rounds, 0.25))
+    n = len(projected)
+    return [1.0 - 2.0 * sum(1.0 / (1.0 + np.exp((projected[q] - projected[o]) / scale))
+                            for o in range(n) if o != q) / (n - 1) for q in range(n)]
+
+
+def test_playout_value_ranks_projected_totals_on_the_reward_scale():
+    # Bikes of 400, 50 and 10 HP halfway through the first of two rounds (1.5 rounds still open).
     env = contest_position(3, bikes={0: [FRONT, ENGINE_100, REAR_1 + 3], 1: BASIC, 2: [FRONT, ENGINE_10, REAR_1]},
                            num_rounds=2)
     values = playout(env.get_state())
-    # Halfway through the first of two rounds: a quarter of the game is decided.
-    assert values.tolist() == pytest.approx([0.25, 0.0, -0.25])
+    assert values.tolist() == pytest.approx(expected_values([400, 50, 10], 1.5), abs=1e-6)
+    assert values[0] > values[1] > values[2] and abs(values.sum()) < 1e-6
     state = env.get_state()
     state[0]["round_index"] = 1
     state[0]["starter"] = 1
     state[0]["round_scores"][:3, 0] = (0, 600, 0)
     state[0]["totals"][:3] = (0, 600, 0)
     check_records(GAME, state)
-    # Seat 1 scored 600 in the first round; seat 0's bike (400 HP) is not enough to pass it.
-    assert playout(state).tolist() == pytest.approx([0.0, 0.75, -0.75])
+    # Seat 1 scored 600 in the first round and leads (650 against 400 and 10), now with half a round open.
+    late = playout(state)
+    assert late.tolist() == pytest.approx(expected_values([400, 650, 10], 0.5), abs=1e-6)
+    assert late[1] > late[0] > late[2]
+    assert late[1] - late[2] > values[0] - values[2]  # the less is open, the surer the placings
 
 
 def test_playout_value_with_round_rewards_adds_this_rounds_placement():
     env = contest_position(2, bikes={0: [FRONT, ENGINE_100, REAR_1], 1: BASIC}, num_rounds=4, round_rewards=True)
-    assert playout(env.get_state()).tolist() == pytest.approx([0.5 / 4 + 1 / 4, -(0.5 / 4 + 1 / 4)])
+    base = expected_values([100, 50], 3.5)
+    assert playout(env.get_state()).tolist() == pytest.approx([base[0] + 1 / 4, base[1] - 1 / 4], abs=1e-6)
+
+
+def test_best_bike_from_cards_scores_by_the_rulebook():
+    def cards(*kinds):
+        counts = np.zeros(E.NUM_KINDS, np.int64)
+        for kind in kinds:
+            counts[kind] += 1
+        return counts
+
+    assert E.best_bike_from(cards(FRONT, ENGINE_50, REAR_1 + 3, TURBO), 0) == 50 * 2 * 4
+    assert E.best_bike_from(cards(WOODEN_FRONT, ENGINE_100, REAR_1 + 1), 0) == 100 * 2 // 2
+    assert E.best_bike_from(cards(FRONT, ENGINE_50), 0) == 0  # no rear wheel
+    # Spare parts 10, 20 and 60 HP with a 20 HP engine and no wheels: the weakest two become the
+    # wheels (the rear one a 4th gear), the 60 is an engine: (20 + 60) x 4.
+    assert E.best_bike_from(cards(SPARE_0, SPARE_0 + 1, SPARE_0 + 5, ENGINE_10 + 1), 0) == 80 * 4
+
+
+def test_best_bike_from_equals_the_heuristics_reading_of_a_hand():
+    """The engine's numba version against agents/heuristic/volle_socke.py's best_bike_from, on
+    random handfuls of the deck (hands and bikes of random games are such handfuls)."""
+    from agents.heuristic.volle_socke import best_bike_from
+
+    rng = np.random.default_rng(4)
+    deck = np.repeat(np.arange(E.NUM_KINDS), E.COUNTS)
+    for trial in range(2000):
+        counts = np.bincount(rng.choice(deck, int(rng.integers(0, 16)), replace=False), minlength=E.NUM_KINDS)
+        flat_half = trial % 2
+        assert E.best_bike_from(counts.astype(np.int64), flat_half) == best_bike_from(counts, flat_half)[0], counts
 
 
 def test_playout_value_sums_to_zero_and_stays_in_range_along_random_games():
