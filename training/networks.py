@@ -32,15 +32,19 @@ from typing import Any, Sequence
 import gymnasium as gym
 import numpy as np
 import torch
+from sb3_contrib.common.maskable.distributions import MaskableCategorical
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from stable_baselines3.common.preprocessing import preprocess_obs
 from stable_baselines3.common.preprocessing import get_flattened_obs_dim
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor, MlpExtractor
 from torch import nn
+from torch.distributions import Categorical
 
 
 def symlog(x: torch.Tensor) -> torch.Tensor:
-    """``sign(x) log(1 + |x|)``: large magnitudes compressed, 0 kept, order and sign kept."""
-    return torch.sign(x) * torch.log1p(torch.abs(x))
+    """``sign(x) log(1 + |x|)``: large magnitudes compressed, 0 kept, order and sign kept.
+    (``log1p(|x|)`` given ``x``'s sign: three passes over the batch where ``sign * ...`` took four.)"""
+    return torch.log1p(torch.abs(x)).copysign(x)
 
 
 class SharedTrunk(BaseFeaturesExtractor):
@@ -99,11 +103,19 @@ class EntityTrunk(SharedTrunk):
         self._features_dim = self.trunk_dim + sum(count * k for _, count, k in self.groups)
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
+        return torch.cat(self.parts(observations), dim=1)
+
+    def parts(self, observations: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """The trunk's output and the entity rows, apart. The rows are a function of the
+        observation alone (no parameter), so they are made without autograd: :class:`EntityPolicy`
+        hands them to the pointer head directly, and backpropagation never copies or scatters them
+        (Teufel Teufel's ~6,000 row entries a position cost more than the trunk in the update)."""
         x = symlog(observations) if self.squash else observations
-        rows = x[:, self.gather]
-        if any(self.spreads):
-            rows = self._with_neighbours(rows)
-        return torch.cat([self.layers(x), rows], dim=1)
+        with torch.no_grad():
+            rows = x[:, self.gather]
+            if any(self.spreads):
+                rows = self._with_neighbours(rows)
+        return self.layers(x), rows
 
     def _with_neighbours(self, rows: torch.Tensor) -> torch.Tensor:
         """Each group's rows, those with neighbours followed by their rings' mean rows."""
@@ -184,7 +196,10 @@ class PointerHead(nn.Module):
         snapshots), so log-probs, entropies and gradients are those of scoring every action, at a
         fraction of the work where most of a group's actions are illegal (Voll auf die 18: 330
         argue actions, a handful legal)."""
-        latent, rows = latent_and_rows[:, : self.latent_dim], latent_and_rows[:, self.latent_dim :]
+        return self.logits(latent_and_rows[:, : self.latent_dim], latent_and_rows[:, self.latent_dim :], masks)
+
+    def logits(self, latent: torch.Tensor, rows: torch.Tensor, masks: torch.Tensor | None = None) -> torch.Tensor:
+        """:meth:`forward` with the policy latent and the entity rows given apart."""
         if masks is None:
             return self._dense(latent, rows)
         logits = self.base(latent)
@@ -228,34 +243,61 @@ class EntityPolicy(MaskableActorCriticPolicy):
         # The optimizer SB3 made holds the replaced head's parameters: make it again over these.
         self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
 
-    # sb3-contrib's forward, evaluate_actions and get_distribution, with the masks also handed to the
-    # pointer head (PointerHead.forward: it then scores the legal actions only).
+    # sb3-contrib's forward, evaluate_actions and get_distribution, computing the same: the entity
+    # rows go from the trunk straight to the pointer head (EntityTrunk.parts) instead of through the
+    # features and the actor's latent, and the head is given the masks (PointerHead.logits: it then
+    # scores the legal actions only).
 
     def forward(self, obs: torch.Tensor, deterministic: bool = False, action_masks: Any = None):
-        latent_pi, latent_vf = self.mlp_extractor(self.extract_features(obs))
-        distribution = self._masked_distribution(latent_pi, action_masks)
+        features, rows = self._parts(obs)
+        heads = self.mlp_extractor.heads
+        distribution = self._masked_distribution(heads.forward_actor(features), rows, action_masks)
         actions = distribution.get_actions(deterministic=deterministic)
         log_prob = distribution.log_prob(actions)
-        return actions.reshape((-1, *self.action_space.shape)), self.value_net(latent_vf), log_prob
+        return actions.reshape((-1, *self.action_space.shape)), self.value_net(heads.forward_critic(features)), log_prob
 
     def evaluate_actions(self, obs: torch.Tensor, actions: torch.Tensor, action_masks: Any = None):
-        latent_pi, latent_vf = self.mlp_extractor(self.extract_features(obs))
-        distribution = self._masked_distribution(latent_pi, action_masks)
-        return self.value_net(latent_vf), distribution.log_prob(actions), distribution.entropy()
+        features, rows = self._parts(obs)
+        heads = self.mlp_extractor.heads
+        distribution = self._masked_distribution(heads.forward_actor(features), rows, action_masks)
+        values = self.value_net(heads.forward_critic(features))
+        return values, distribution.log_prob(actions), distribution.entropy()
 
     def get_distribution(self, obs: Any, action_masks: Any = None):
-        latent_pi = self.mlp_extractor.forward_actor(self.extract_features(obs, self.pi_features_extractor))
-        return self._masked_distribution(latent_pi, action_masks)
+        features, rows = self._parts(obs)
+        return self._masked_distribution(self.mlp_extractor.heads.forward_actor(features), rows, action_masks)
 
-    def _masked_distribution(self, latent_pi: torch.Tensor, action_masks: Any):
+    def action_logits(self, obs: torch.Tensor, masks: torch.Tensor | None = None) -> torch.Tensor:
+        """The head's logits before masking (a snapshot's forward: no distribution object); given
+        ``masks``, the illegal actions' logits are not the policy's (PointerHead.logits)."""
+        features, rows = self._parts(obs)
+        return self.action_net.logits(self.mlp_extractor.heads.forward_actor(features), rows, masks)
+
+    def _parts(self, obs: Any) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.features_extractor.parts(preprocess_obs(obs, self.observation_space, self.normalize_images))
+
+    def _masked_distribution(self, latent_pi: torch.Tensor, rows: torch.Tensor, action_masks: Any):
         """The masked action distribution; the masks become one bool tensor, read by the head and
         the distribution alike."""
         if action_masks is None:
-            return self.action_dist.proba_distribution(action_logits=self.action_net(latent_pi))
+            return self.action_dist.proba_distribution(action_logits=self.action_net.logits(latent_pi, rows))
         masks = torch.as_tensor(action_masks, dtype=torch.bool, device=latent_pi.device).reshape(len(latent_pi), -1)
-        distribution = self.action_dist.proba_distribution(action_logits=self.action_net(latent_pi, masks))
-        distribution.apply_masking(masks)
-        return distribution
+        self.action_dist.distribution = MaskedCategorical(self.action_net.logits(latent_pi, rows, masks), masks)
+        return self.action_dist
+
+
+class MaskedCategorical(MaskableCategorical):
+    """sb3-contrib's ``MaskableCategorical`` made in one pass: theirs normalises the raw logits,
+    then masks them and normalises again, and validates its arguments each time (three
+    log-sum-exps a minibatch and a check, over 509 actions in Voll auf die 18); this masks the
+    raw logits and normalises once. Same probabilities, log-probs and entropy (the masked entropy
+    is theirs, inherited)."""
+
+    def __init__(self, logits: torch.Tensor, masks: torch.Tensor) -> None:
+        self.masks = masks
+        self._original_logits = logits
+        Categorical.__init__(self, logits=torch.where(masks, logits, torch.tensor(-1e8, dtype=logits.dtype)),
+                             validate_args=False)
 
 
 def entity_rows(layout: Any, views: Sequence[str | tuple[str, int]]) -> np.ndarray:

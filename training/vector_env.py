@@ -69,12 +69,10 @@ class SnapshotPolicy:
         without building a distribution object per call (opponents act in many small batches).
         Given ``masks`` (bool tensor), a pointer head scores the legal actions only; the illegal
         ones' logits are then not the policy's and must be masked off by the caller."""
-        from training.networks import PointerHead
-
         policy = self.policy
+        if hasattr(policy, "action_logits"):  # EntityPolicy
+            return policy.action_logits(obs.float(), masks)
         latent = policy.mlp_extractor.forward_actor(policy.pi_features_extractor(obs.float()))
-        if masks is not None and isinstance(policy.action_net, PointerHead):
-            return policy.action_net(latent, masks)
         return policy.action_net(latent)
 
 
