@@ -103,32 +103,28 @@ class EntityTrunk(SharedTrunk):
         self._features_dim = self.trunk_dim + sum(count * k for _, count, k in self.groups)
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
-        return torch.cat(self.parts(observations), dim=1)
+        trunk, tables = self.parts(observations)
+        return torch.cat([trunk, *(torch.cat(rings, dim=2).flatten(1) for rings in tables)], dim=1)
 
-    def parts(self, observations: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """The trunk's output and the entity rows, apart. The rows are a function of the
-        observation alone (no parameter), so they are made without autograd: :class:`EntityPolicy`
-        hands them to the pointer head directly, and backpropagation never copies or scatters them
-        (Teufel Teufel's ~6,000 row entries a position cost more than the trunk in the update)."""
+    def parts(self, observations: torch.Tensor) -> tuple[torch.Tensor, list[list[torch.Tensor]]]:
+        """The trunk's output and the entity rows, apart: per group, its things' own rows
+        ``(B, count, k)`` followed, for a group with neighbours, by each ring's mean rows. The rows
+        are a function of the observation alone (no parameter), so they are made without autograd
+        and never concatenated: :class:`EntityPolicy` hands them to the pointer head directly, which
+        picks the legal things' rows, and backpropagation never copies or scatters them (Teufel
+        Teufel's ~6,000 row entries a position cost more than the trunk in the update)."""
         x = symlog(observations) if self.squash else observations
         with torch.no_grad():
             rows = x[:, self.gather]
-            if any(self.spreads):
-                rows = self._with_neighbours(rows)
-        return self.layers(x), rows
-
-    def _with_neighbours(self, rows: torch.Tensor) -> torch.Tensor:
-        """Each group's rows, those with neighbours followed by their rings' mean rows."""
-        parts, done = [], 0
-        for g, ((_, count, k), spread) in enumerate(zip(self.groups, self.spreads)):
-            own = k // (1 + self.rings) if spread else k
-            table = rows[:, done : done + count * own].reshape(-1, count, own)
-            done += count * own
-            rings = [table]
-            for _ in range(self.rings if spread else 0):
-                rings.append(torch.matmul(getattr(self, f"spread_{g}"), rings[-1]))
-            parts.append(torch.cat(rings, dim=2).flatten(1))
-        return torch.cat(parts, dim=1)
+            tables, done = [], 0
+            for g, ((_, count, k), spread) in enumerate(zip(self.groups, self.spreads)):
+                own = k // (1 + self.rings) if spread else k
+                rings = [rows[:, done : done + count * own].reshape(-1, count, own)]
+                done += count * own
+                for _ in range(self.rings if spread else 0):
+                    rings.append(torch.matmul(getattr(self, f"spread_{g}"), rings[-1]))
+                tables.append(rings)
+        return self.layers(x), tables
 
 
 def neighbour_mean_matrix(neighbours: Sequence[Sequence[int]], count: int) -> torch.Tensor:
@@ -196,30 +192,36 @@ class PointerHead(nn.Module):
         snapshots), so log-probs, entropies and gradients are those of scoring every action, at a
         fraction of the work where most of a group's actions are illegal (Voll auf die 18: 330
         argue actions, a handful legal)."""
-        return self.logits(latent_and_rows[:, : self.latent_dim], latent_and_rows[:, self.latent_dim :], masks)
-
-    def logits(self, latent: torch.Tensor, rows: torch.Tensor, masks: torch.Tensor | None = None) -> torch.Tensor:
-        """:meth:`forward` with the policy latent and the entity rows given apart."""
-        if masks is None:
-            return self._dense(latent, rows)
-        logits = self.base(latent)
-        targets, scores, done = [], [], 0
-        for g, (first, count, k) in enumerate(self.groups):
-            table = rows[:, done : done + count * k].reshape(-1, count, k)
+        latent, rows = latent_and_rows[:, : self.latent_dim], latent_and_rows[:, self.latent_dim :]
+        tables, done = [], 0
+        for _, count, k in self.groups:
+            tables.append([rows[:, done : done + count * k].reshape(-1, count, k)])
             done += count * k
+        return self.logits(latent, tables, masks)
+
+    def logits(self, latent: torch.Tensor, tables: Sequence[Sequence[torch.Tensor]],
+               masks: torch.Tensor | None = None) -> torch.Tensor:
+        """:meth:`forward` with the policy latent and the entity rows given apart, as
+        :meth:`EntityTrunk.parts` makes them: per group, ``(B, count, k_r)`` tables whose rows side
+        by side (``k`` entries a thing) are that group's rows."""
+        if masks is None:
+            return self._dense(latent, tables)
+        logits = self.base(latent)
+        targets, scores = [], []
+        for g, ((first, count, _), rings) in enumerate(zip(self.groups, tables)):
             game, thing = masks[:, first : first + count].nonzero(as_tuple=True)
-            hidden = torch.tanh(self.entity[g](table[game, thing]) + self.context[g](latent)[game]
+            table = torch.cat([ring[game, thing] for ring in rings], dim=1) if len(rings) > 1 else rings[0][game, thing]
+            hidden = torch.tanh(self.entity[g](table) + self.context[g](latent)[game]
                                 + self.offset[g][thing])
             scores.append(self.score[g](hidden).squeeze(-1))
             targets.append(game * logits.shape[1] + first + thing)
         return logits.flatten().index_add(0, torch.cat(targets), torch.cat(scores)).view_as(logits)
 
-    def _dense(self, latent: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:
+    def _dense(self, latent: torch.Tensor, tables: Sequence[Sequence[torch.Tensor]]) -> torch.Tensor:
         """Logits with every action of every group scored (no masks known: ``predict`` without them)."""
-        scores, done = [], 0
-        for g, (_, count, k) in enumerate(self.groups):
-            table = rows[:, done : done + count * k].reshape(-1, count, k)
-            done += count * k
+        scores = []
+        for g, rings in enumerate(tables):
+            table = torch.cat(list(rings), dim=2) if len(rings) > 1 else rings[0]
             hidden = torch.tanh(self.entity[g](table) + self.context[g](latent)[:, None, :] + self.offset[g])
             scores.append(self.score[g](hidden).squeeze(-1))
         return self.base(latent).index_add(1, self.actions, torch.cat(scores, dim=1))
@@ -273,10 +275,10 @@ class EntityPolicy(MaskableActorCriticPolicy):
         features, rows = self._parts(obs)
         return self.action_net.logits(self.mlp_extractor.heads.forward_actor(features), rows, masks)
 
-    def _parts(self, obs: Any) -> tuple[torch.Tensor, torch.Tensor]:
+    def _parts(self, obs: Any) -> tuple[torch.Tensor, list[list[torch.Tensor]]]:
         return self.features_extractor.parts(preprocess_obs(obs, self.observation_space, self.normalize_images))
 
-    def _masked_distribution(self, latent_pi: torch.Tensor, rows: torch.Tensor, action_masks: Any):
+    def _masked_distribution(self, latent_pi: torch.Tensor, rows: Any, action_masks: Any):
         """The masked action distribution; the masks become one bool tensor, read by the head and
         the distribution alike."""
         if action_masks is None:
