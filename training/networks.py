@@ -27,11 +27,13 @@ surrounds it.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Sequence
 
 import gymnasium as gym
 import numpy as np
 import torch
+import torch.nn.functional as F
 from sb3_contrib.common.maskable.distributions import MaskableCategorical
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.preprocessing import preprocess_obs
@@ -62,7 +64,61 @@ class SharedTrunk(BaseFeaturesExtractor):
         self.layers = nn.Sequential(*layers)
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
-        return self.layers(symlog(observations) if self.squash else observations)
+        return self._dense_layers(symlog(observations) if self.squash else observations)
+
+    def _dense_layers(self, x: torch.Tensor) -> torch.Tensor:
+        """``self.layers(x)``, the first layer reading only ``x``'s nonzero entries where that is
+        cheaper (:func:`sparse_linear`): 85-95% of an observation's entries are zero."""
+        modules = tuple(self.layers)  # Flatten, then (Linear, Tanh) per width
+        if len(modules) == 1:
+            return self.layers(x)
+        hidden = sparse_linear(modules[1], x.flatten(1))
+        for module in modules[2:]:
+            hidden = module(hidden)
+        return hidden
+
+
+#: Batches of at most this many rows go through the first layer as a sparse (CSR) matrix when no
+#: gradient is wanted: a frozen opponent's forward for the few games waiting on it, thousands of
+#: times a rollout. Measured on observations of Secret Hitler, Volles Fass voraus and Voll auf die
+#: 18 (one core): 4 rows 0.05-0.10 ms against 0.14-0.30 ms dense, 16 rows about even, 64 rows dense
+#: faster.
+SPARSE_ROWS = 8
+# torch says once per process that CSR tensors are a beta feature; the product used here is tested
+# against the dense layer (tests/training/test_networks.py)
+warnings.filterwarnings("ignore", "Sparse CSR tensor support is in beta state")
+
+#: With gradients (the PPO update), the first layer reads only the observation entries that are
+#: nonzero somewhere in the minibatch when they are at most this share of all: 1,024-row minibatches
+#: have 39% (Voll auf die 18) to 81% (Teufel Teufel) of their columns nonzero; at 39-45% the
+#: forward and weight gradient took 15-25% less time, at 56% none.
+COLUMN_SHARE = 0.5
+
+
+def sparse_linear(linear: nn.Linear, x: torch.Tensor) -> torch.Tensor:
+    """``linear(x)`` for a mostly-zero ``x``, the zero entries skipped where that is cheaper (see
+    :data:`SPARSE_ROWS`, :data:`COLUMN_SHARE`). The same sums without their zero terms: equal to
+    ``linear(x)`` within float rounding, and so are the weight's gradients (zero for the skipped
+    columns, as a zero input gives them)."""
+    if torch.is_grad_enabled() and linear.weight.requires_grad:
+        columns = x.any(0).nonzero().squeeze(1)
+        if len(columns) > COLUMN_SHARE * x.shape[1]:
+            return linear(x)
+        return F.linear(x.index_select(1, columns), linear.weight.index_select(1, columns), linear.bias)
+    if len(x) > SPARSE_ROWS:
+        return linear(x)
+    return torch.addmm(linear.bias, x.to_sparse_csr(), _transposed(linear))
+
+
+def _transposed(linear: nn.Linear) -> torch.Tensor:
+    """``linear.weight.T``, contiguous, kept on the layer until the weight changes (its version
+    counter moves with every in-place update: optimiser steps, ``load_state_dict``)."""
+    key = (linear.weight.data_ptr(), linear.weight._version)
+    cached = linear.__dict__.get("_transposed")
+    if cached is None or cached[0] != key:
+        with torch.inference_mode(False), torch.no_grad():
+            cached = linear.__dict__["_transposed"] = (key, linear.weight.t().contiguous())
+    return cached[1]
 
 
 #: How many rings of neighbours a group that names its neighbours reads (see the module docstring).
@@ -124,7 +180,7 @@ class EntityTrunk(SharedTrunk):
                 for _ in range(self.rings if spread else 0):
                     rings.append(torch.matmul(getattr(self, f"spread_{g}"), rings[-1]))
                 tables.append(rings)
-        return self.layers(x), tables
+        return self._dense_layers(x), tables
 
 
 def neighbour_mean_matrix(neighbours: Sequence[Sequence[int]], count: int) -> torch.Tensor:

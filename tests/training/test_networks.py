@@ -309,3 +309,30 @@ def test_the_pointer_head_on_legal_actions_only_computes_what_scoring_every_acti
         snapshot = SnapshotPolicy(policy).logits(obs, masks).masked_fill(~masks, -torch.inf)
     torch.testing.assert_close(probs, plain_probs, rtol=1e-5, atol=1e-6)
     torch.testing.assert_close(torch.softmax(snapshot, 1), plain_probs, rtol=1e-5, atol=1e-6)
+
+
+def test_the_first_layer_skips_zero_entries_with_the_dense_layers_outputs_and_gradients():
+    """sparse_linear: the column subset of the update and the CSR product of small no-grad batches
+    give the dense layer's outputs and weight gradients; the cached transposed weight follows the
+    weight's updates (a frozen opponent must not act with stale weights)."""
+    from training.networks import SPARSE_ROWS, sparse_linear
+
+    torch.manual_seed(0)
+    linear = torch.nn.Linear(300, 16)
+    x = torch.zeros(64, 300)
+    x[:, :60] = torch.where(torch.rand(64, 60) < 0.3, torch.randn(64, 60), torch.zeros(64, 60))  # 20% columns used
+    grads = []
+    for layer in (sparse_linear, lambda lin, inp: lin(inp)):
+        linear.zero_grad()
+        out = layer(linear, x)
+        (out * torch.arange(16.0)).sum().backward()
+        grads.append((out.detach(), linear.weight.grad.clone(), linear.bias.grad.clone()))
+    for ours, theirs in zip(*grads):
+        torch.testing.assert_close(ours, theirs)
+    assert grads[0][1][:, 60:].abs().max() == 0 and grads[0][1][:, :60].abs().max() > 0
+    optimizer = torch.optim.SGD(linear.parameters(), lr=0.5)
+    for step in range(2):
+        with torch.inference_mode():
+            for rows in (x[:2], x[:SPARSE_ROWS], x):  # CSR, CSR, dense
+                torch.testing.assert_close(sparse_linear(linear, rows), linear(rows))
+        optimizer.step()  # the weight changes in place: the next round must read the new one
