@@ -106,16 +106,17 @@ def measure(env_id, backend, updates, pool, seed=0):
         if batch is not None:
             batch.timings = dict.fromkeys(batch.timings, 0.0)
         before = model.num_timesteps
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         model.learn(updates * SAMPLES_PER_UPDATE, callback=Phases(), reset_num_timesteps=False)
         total = time.perf_counter() - started
+        cpu = time.process_time() - cpu_started  # this process only: the aec env processes are not in it
         steps = model.num_timesteps - before
         env.close()
     env_seconds = type(env).seconds
     split = {"env": env_seconds, "forward": Phases.rollout - env_seconds, "update": total - Phases.rollout}
     if batch is not None:
         split |= {f"env.{k}": v for k, v in batch.timings.items()}
-    return {"steps_per_s": steps / total, "steps": steps, "seconds": total,
+    return {"steps_per_s": steps / total, "steps": steps, "seconds": total, "cpu_seconds": cpu,
             "share": {k: v / total for k, v in split.items()}}
 
 
@@ -124,11 +125,17 @@ def main(argv=None):
     parser.add_argument("--updates", type=int, default=3, help="timed PPO updates per game and backend")
     parser.add_argument("--games", default=",".join(envs.ENV_IDS), help="comma-separated env ids")
     parser.add_argument("--render", action="store_true", help="rebuild the page from training_speed.json only")
+    parser.add_argument("--before", type=pathlib.Path, default=None,
+                        help="an earlier run's training_speed.json: its figures become the page's 'before' columns")
     args = parser.parse_args(argv)
     if args.render:
         saved = json.loads((RESULTS / "training_speed.json").read_text())
-        write_result("training_speed", report(saved["results"], saved["command"], saved["minutes"], saved["load"]))
+        write_result("training_speed", report(saved["results"], saved["command"], saved["minutes"], saved["load"],
+                                              saved.get("before")))
         return
+    before = json.loads(args.before.read_text()) if args.before else None
+    if before is not None:
+        before.pop("before", None)  # one generation back only
     if args.updates < 1:
         parser.error("--updates must be at least 1")
     env_ids = [e for e in args.games.split(",") if e]
@@ -149,8 +156,8 @@ def main(argv=None):
     command = command_line("benchmarks.training_speed", argv)
     (RESULTS / "training_speed.json").write_text(json.dumps(
         {"command": command, "machine": machine_line(), "minutes": minutes, "load": load.summary(),
-         "results": results}, indent=2))
-    write_result("training_speed", report(results, command, minutes, load.summary()))
+         "results": results, "before": before}, indent=2))
+    write_result("training_speed", report(results, command, minutes, load.summary(), before))
 
 
 def _share(result, key):
@@ -164,7 +171,15 @@ def ceiling(r):
     return aec_per_sample / update_per_sample
 
 
-def report(results, command, minutes, load):
+def _before_cells(before, env_id, pool):
+    """The earlier run's vector steps/s and ratio for this row ('-' where it has none)."""
+    old = (before or {}).get("results", {}).get(env_id, {}).get(pool)
+    if old is None:
+        return ["-", "-"]
+    return [f"{old['vector']['steps_per_s']:,.0f}", f"{old['ratio']:.1f}x"]
+
+
+def report(results, command, minutes, load, before=None):
     lines = ["# Training speed: batched (vector) against per-process (aec) self-play", "",
              f"Machine: {machine_line()}. Command: `{command}`; took {minutes:.1f} minutes, load average "
              f"{load['mean']} (max {load['max']}; the aec backend itself runs 2 env processes).", "",
@@ -174,13 +189,23 @@ def report(results, command, minutes, load):
              "heuristic* is random / snapshot at 0.5 / 0.5. Learner steps per second include the rollout and "
              "the PPO update. Target: vector >= 10x aec in every game. *Ceiling*: the ratio if the batched "
              "rollout cost nothing (aec time per sample / the vector backend's PPO update time per sample): "
-             "the update alone bounds the ratio there.", "",
-             "| env | opponents | aec steps/s | vector steps/s | vector / aec | ceiling | target met |",
-             "|---|---|---:|---:|---:|---:|---|"]
+             "the update alone bounds the ratio there. *Vector CPU*: the vector process's CPU time over its "
+             "wall time (below 100%: other load took part of its core; the aec backend's 3 processes get a "
+             "larger share of a loaded machine than the vector backend's one).", ""]
+    if before:
+        lines += [f"*Before*: the same benchmark before this change (`{before['command']}`, "
+                  f"{before['minutes']:.1f} minutes, load average {before['load']['mean']} (max "
+                  f"{before['load']['max']})): the vector backend's steps/s and its ratio to that run's aec backend.", ""]
+    lines += ["| env | opponents | aec steps/s | vector steps/s | vector / aec | ceiling | vector CPU | target met "
+              "| before: vector steps/s | before: vector / aec |",
+              "|---|---|---:|---:|---:|---:|---:|---|---:|---:|"]
     for env_id, by_pool in results.items():
         for pool, r in by_pool.items():
-            lines.append(f"| {env_id} | {pool} | {r['aec']['steps_per_s']:,.0f} | {r['vector']['steps_per_s']:,.0f} | "
-                         f"{r['ratio']:.1f}x | {ceiling(r):.1f}x | {'yes' if r['ratio'] >= 10 else 'no'} |")
+            vector = r["vector"]
+            cpu = f"{100 * vector['cpu_seconds'] / vector['seconds']:.0f}%" if "cpu_seconds" in vector else "-"
+            lines.append(f"| {env_id} | {pool} | {r['aec']['steps_per_s']:,.0f} | {vector['steps_per_s']:,.0f} | "
+                         f"{r['ratio']:.1f}x | {ceiling(r):.1f}x | {cpu} | {'yes' if r['ratio'] >= 10 else 'no'} | "
+                         f"{' | '.join(_before_cells(before, env_id, pool))} |")
     lines += ["", "## Where the time goes", "",
               "Shares of the timed run. *env*: the VecEnv's step (opponents included); for the vector backend "
               "split into the numba engine (learner and random-opponent moves, views), the Python heuristic "

@@ -103,7 +103,7 @@ class AnchoredMaskablePPO(MaskablePPO):
         # evaluate_actions left this minibatch's masked distribution on the policy: its logits
         logits = self.policy.action_dist.distribution.logits
         with torch.no_grad():
-            target_logits = self.anchor.logits(batch.observations)
+            target_logits = self.anchor.logits(batch.observations, masks)  # masked_kl masks them
         anchor_kl = masked_kl(target_logits, logits, masks)
         with torch.no_grad():
             log_ratio = log_prob - batch.old_log_prob

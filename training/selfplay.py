@@ -357,6 +357,7 @@ def set_anchor(model, policy):
 
 def _new_model(args, env, out):
     from training.anchor import AnchoredMaskablePPO
+    from training.buffers import LeanRolloutBuffer
 
     random.seed(args.seed)
     np.random.seed(args.seed)
@@ -366,6 +367,7 @@ def _new_model(args, env, out):
     return AnchoredMaskablePPO(policy, env, n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
                                learning_rate=args.learning_rate, gamma=args.gamma, gae_lambda=args.gae_lambda,
                                ent_coef=args.ent_coef, anchor_coef=args.anchor_coef, policy_kwargs=kwargs,
+                               rollout_buffer_class=LeanRolloutBuffer,  # sb3-contrib's minibatches, fewer copies
                                seed=args.seed, tensorboard_log=str(out / "tb"), device="cpu", verbose=0)
 
 

@@ -57,17 +57,21 @@ class SnapshotPolicy:
     def __call__(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         import torch
 
-        with torch.no_grad():
-            logits = self.logits(torch.as_tensor(obs))
-            logits = logits.masked_fill(~torch.as_tensor(np.asarray(masks, bool)), -torch.inf)
+        with torch.inference_mode():
+            legal = torch.as_tensor(np.asarray(masks, bool))
+            logits = self.logits(torch.as_tensor(obs), legal).masked_fill(~legal, -torch.inf)
             if self.deterministic:
                 return logits.argmax(dim=1).numpy().astype(np.int64)
             return torch.multinomial(torch.softmax(logits, dim=1), 1)[:, 0].numpy().astype(np.int64)
 
-    def logits(self, obs: Any) -> Any:
+    def logits(self, obs: Any, masks: Any = None) -> Any:
         """The policy head's logits before masking: the actor's path of ``get_distribution``,
-        without building a distribution object per call (opponents act in many small batches)."""
+        without building a distribution object per call (opponents act in many small batches).
+        Given ``masks`` (bool tensor), a pointer head scores the legal actions only; the illegal
+        ones' logits are then not the policy's and must be masked off by the caller."""
         policy = self.policy
+        if hasattr(policy, "action_logits"):  # EntityPolicy
+            return policy.action_logits(obs.float(), masks)
         latent = policy.mlp_extractor.forward_actor(policy.pi_features_extractor(obs.float()))
         return policy.action_net(latent)
 

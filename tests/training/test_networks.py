@@ -243,3 +243,96 @@ def test_each_declared_entity_group_covers_exactly_one_run_of_like_actions():
             assert len(prefix) >= 5, (env_id, names)
             outside = [a for a in (first - 1, first + count) if 0 <= a < game.num_actions]
             assert not any(game.action_name(a, config).startswith(prefix) for a in outside), (env_id, prefix)
+
+
+def preset_entity_policy(env_id):
+    """The preset's pointer policy of ``env_id`` (its network and groups), with a fixed seed."""
+    import envs
+    from stable_baselines3.common.utils import ConstantSchedule
+
+    from training.networks import policy_spec
+    from training.presets import ACTION_ENTITIES, PRESETS
+
+    preset, game = PRESETS[env_id], envs.game_of(env_id)
+    policy_class, kwargs = policy_spec(preset["net_arch"], preset["shared_layers"], True, game.layout,
+                                       ACTION_ENTITIES[env_id])
+    torch.manual_seed(0)
+    policy = policy_class(game.layout.space(), __import__("gymnasium").spaces.Discrete(game.num_actions),
+                          ConstantSchedule(1e-3), **kwargs)
+    with torch.no_grad():  # scores as large as the flat head's, so a wrong score would show
+        for score, offset in zip(policy.action_net.score, policy.action_net.offset):
+            score.weight.normal_()
+            offset.normal_()
+    return policy
+
+
+def random_batch(policy, rows=64, legal=0.05, seed=0):
+    """Observations with flags and counts up to a few thousand, masks with about ``legal`` of the
+    actions legal (at least one a row), and a legal action per row."""
+    generator = torch.Generator().manual_seed(seed)
+    size, actions = policy.observation_space.shape[0], policy.action_space.n
+    obs = torch.where(torch.rand(rows, size, generator=generator) < 0.8, torch.zeros(rows, size),
+                      torch.randint(0, 3000, (rows, size), generator=generator).float())
+    masks = torch.rand(rows, actions, generator=generator) < legal
+    masks[torch.arange(rows), torch.randint(0, actions, (rows,), generator=generator)] = True
+    chosen = torch.multinomial(masks.float(), 1, generator=generator)[:, 0]
+    return obs, masks, chosen
+
+
+@pytest.mark.parametrize("env_id", ["secret_hitler_v0", "teufel_teufel_v0", "volles_fass_voraus_v0",
+                                    "voll_auf_die_18_v0"])
+def test_the_pointer_head_on_legal_actions_only_computes_what_scoring_every_action_does(env_id):
+    """Given masks, the pointer head scores the legal actions only (the speed of the PPO update):
+    values, log-probs, entropies and every parameter's gradient must equal sb3-contrib's own
+    evaluate_actions, which scores every action, and the snapshot must sample from the same
+    distribution."""
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    policy = preset_entity_policy(env_id)
+    obs, masks, chosen = random_batch(policy)
+    results = []
+    for evaluate in (policy.evaluate_actions, lambda *a, **k: MaskableActorCriticPolicy.evaluate_actions(policy, *a, **k)):
+        policy.zero_grad()
+        values, log_prob, entropy = evaluate(obs, chosen, action_masks=masks.float())  # as the rollout buffer has them
+        (values.sum() + log_prob.sum() + entropy.sum()).backward()
+        results.append(([values, log_prob, entropy], [p.grad.clone() for p in policy.parameters()]))
+    (fast, fast_grads), (plain, plain_grads) = results
+    for ours, theirs in zip(fast, plain):
+        torch.testing.assert_close(ours, theirs, rtol=1e-5, atol=1e-5)
+    assert log_prob.std() > 0.1  # the scores matter: the policy is far from uniform
+    for ours, theirs in zip(fast_grads, plain_grads):  # float32 sums in another order: near, not equal
+        assert (ours - theirs).norm() <= 1e-4 * theirs.norm() + 1e-7
+    assert max(float(g.norm()) for g in plain_grads[-8:]) > 0  # the head's parameters have gradients
+    with torch.no_grad():
+        probs = policy.get_distribution(obs, action_masks=masks.numpy()).distribution.probs
+        plain_probs = MaskableActorCriticPolicy.get_distribution(policy, obs, action_masks=masks).distribution.probs
+        snapshot = SnapshotPolicy(policy).logits(obs, masks).masked_fill(~masks, -torch.inf)
+    torch.testing.assert_close(probs, plain_probs, rtol=1e-5, atol=1e-6)
+    torch.testing.assert_close(torch.softmax(snapshot, 1), plain_probs, rtol=1e-5, atol=1e-6)
+
+
+def test_the_first_layer_skips_zero_entries_with_the_dense_layers_outputs_and_gradients():
+    """sparse_linear: the column subset of the update and the CSR product of small no-grad batches
+    give the dense layer's outputs and weight gradients; the cached transposed weight follows the
+    weight's updates (a frozen opponent must not act with stale weights)."""
+    from training.networks import SPARSE_ROWS, sparse_linear
+
+    torch.manual_seed(0)
+    linear = torch.nn.Linear(300, 16)
+    x = torch.zeros(64, 300)
+    x[:, :60] = torch.where(torch.rand(64, 60) < 0.3, torch.randn(64, 60), torch.zeros(64, 60))  # 20% columns used
+    grads = []
+    for layer in (sparse_linear, lambda lin, inp: lin(inp)):
+        linear.zero_grad()
+        out = layer(linear, x)
+        (out * torch.arange(16.0)).sum().backward()
+        grads.append((out.detach(), linear.weight.grad.clone(), linear.bias.grad.clone()))
+    for ours, theirs in zip(*grads):
+        torch.testing.assert_close(ours, theirs)
+    assert grads[0][1][:, 60:].abs().max() == 0 and grads[0][1][:, :60].abs().max() > 0
+    optimizer = torch.optim.SGD(linear.parameters(), lr=0.5)
+    for step in range(2):
+        with torch.inference_mode():
+            for rows in (x[:2], x[:SPARSE_ROWS], x):  # CSR, CSR, dense
+                torch.testing.assert_close(sparse_linear(linear, rows), linear(rows))
+        optimizer.step()  # the weight changes in place: the next round must read the new one
