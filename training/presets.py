@@ -73,7 +73,8 @@ Why these values (the reasoning; what they reach is measured in benchmarks/resul
   ``observe_hints`` also scores every legal offer, accept and Bib swap (how many more Nazis the
   team can then convince; pointer groups over those actions): the same cloning test then agreed
   0.724 (trades: 0.257, before 0.092) and its team won 0.100 of 200 games sampled (argmax 0.000),
-  at 69 us a view instead of 3.5 us.
+  at 69 us a view instead of 3.5 us then; since the exchange hints read bit tables of the reachable
+  sums, 7.4 us at 2 players (benchmarks/results/voll_auf_die_18_views.md).
 
 ``env_config`` options that change what a seat observes (``Option.observation``: ``observe_hints``)
 are kept in evaluation too (training.selfplay), unlike the shaping ones.
