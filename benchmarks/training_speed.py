@@ -193,9 +193,10 @@ def report(results, command, minutes, load, before=None):
              "wall time (below 100%: other load took part of its core; the aec backend's 3 processes get a "
              "larger share of a loaded machine than the vector backend's one).", ""]
     if before:
-        lines += [f"*Before*: the same benchmark before this change (`{before['command']}`, "
+        lines += [f"*Before*: the same benchmark before this change (`{before['command']}` on {before['machine']}, "
                   f"{before['minutes']:.1f} minutes, load average {before['load']['mean']} (max "
-                  f"{before['load']['max']})): the vector backend's steps/s and its ratio to that run's aec backend.", ""]
+                  f"{before['load']['max']})): the vector backend's steps/s and its ratio to that run's aec backend "
+                  "(steps/s compare only on the same machine; the ratios compare across machines).", ""]
     lines += ["| env | opponents | aec steps/s | vector steps/s | vector / aec | ceiling | vector CPU | target met "
               "| before: vector steps/s | before: vector / aec |",
               "|---|---|---:|---:|---:|---:|---:|---|---:|---:|"]
