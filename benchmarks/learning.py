@@ -10,6 +10,9 @@ all count). Then, with the policy sampling from its masked distribution, ``--gam
 - the heuristic agent in the same seat against random players, and against heuristic agents (the
   bars the policy is measured by; per role in Secret Hitler, where a role's rate among heuristic
   players is what a learned liberal or fascist has to beat);
+- a random agent in the same seat against random players: what random play wins there, the bar for
+  "beats random play" (the fair share where every seat plays alike, but not in a team game whose
+  team-mates are random: a Secret Hitler liberal with random team-mates wins less than half);
 - in the cooperative Voll auf die 18: the policy in every seat, and the heuristic in every seat.
 
 Win rates are given beside the fair share (a seat's rate when every seat plays alike), per role in
@@ -99,17 +102,24 @@ def measure(env_id, players, minutes, games, seed):
         row["ppo_vs_random"] = policy_strength(policy, env_id, "random", games, seed + 1, config)
         row["ppo_vs_heuristic"] = policy_strength(policy, env_id, "heuristic", games, seed + 2, config)
         row["heuristic_vs_random"] = policy_strength("heuristic", env_id, "random", games, seed + 1, config)
-        row["heuristic_vs_heuristic"] = heuristic_vs_heuristic(env_id, players, games, seed)
+        for name in BASELINES:
+            row[name] = baseline(name, env_id, players, games, seed)
         row["fair_share"] = row["ppo_vs_random"]["fair_share"]
     return row
 
 
-def heuristic_vs_heuristic(env_id, players, games, seed):
-    """The heuristic in the policy's seat against heuristic agents (the same seeds as the
-    policy's games against them)."""
+#: Lines played without the policy, on the seeds of the policy's own line against the same opponents
+#: (a stored run can gain them later: ``--add-baselines``): name -> (agent in the policy's seat,
+#: opponents, seed offset from the final seeds).
+BASELINES = {"heuristic_vs_heuristic": ("heuristic", "heuristic", 2), "random_vs_random": ("random", "random", 1)}
+
+
+def baseline(name, env_id, players, games, seed):
+    """One of ``BASELINES``, from the final evaluation's seeds ``seed``."""
     from training.policy_eval import policy_strength
 
-    return policy_strength("heuristic", env_id, "heuristic", games, seed + 2, {"num_players": players})
+    agent, opponent, offset = BASELINES[name]
+    return policy_strength(agent, env_id, opponent, games, seed + offset, {"num_players": players})
 
 
 def flat(rows):
@@ -117,7 +127,7 @@ def flat(rows):
     summary = {}
     for env_id, row in rows.items():
         entry = {k: row[k] for k in ("players", "timesteps", "minutes")}
-        for key in ("ppo_vs_random", "ppo_vs_heuristic", "heuristic_vs_random", "heuristic_vs_heuristic",
+        for key in ("ppo_vs_random", "ppo_vs_heuristic", "heuristic_vs_random", *BASELINES,
                     "team_success_ppo", "team_success_heuristic"):
             if key in row:
                 entry[key] = round(row[key]["win_rate"], 4)
@@ -126,6 +136,8 @@ def flat(rows):
         if "fair_share" in row:
             entry["fair_share"] = round(row["fair_share"], 4)
         if "ppo_vs_heuristic" in row:
+            entry["random_bar"] = round(random_bar(row), 4)
+            entry["beats_random"] = bool(_beats_random(row))
             entry["heuristic_bar"] = round(heuristic_bar(row), 4)
             entry["beats_heuristic"] = bool(_beats_heuristic(row))
         summary[env_id] = entry
@@ -176,9 +188,19 @@ TRIED = ["What these runs use: batched self-play (`--backend vector`, 64 games),
          "other games."]
 
 
-def _beats(result, fair_share):
-    """Above the fair share with the whole 95% interval."""
-    return result["ci_low"] > fair_share
+def _beats(result, bar):
+    """Above the bar with the whole 95% interval."""
+    return result["ci_low"] > bar
+
+
+def random_bar(row):
+    """What random play wins in the policy's seat against random players (the random_vs_random
+    line; the fair share for runs stored before it)."""
+    return row["random_vs_random"]["win_rate"] if "random_vs_random" in row else row["fair_share"]
+
+
+def _beats_random(row):
+    return _beats(row["ppo_vs_random"], random_bar(row))
 
 
 def heuristic_bar(row):
@@ -204,8 +226,11 @@ def targets(rows):
     out = []
     for env_id, row in competitive.items():
         fair, vs_random = row["fair_share"], row["ppo_vs_random"]
-        out.append(f"- {env_id}: against random players {vs_random['win_rate']:.3f} with fair share {fair:.3f} "
-                   f"({'beats random' if _beats(vs_random, fair) else 'does NOT beat random'}); against heuristic "
+        bar = (f"a random agent in that seat wins {random_bar(row):.3f}, fair share {fair:.3f}" if "random_vs_random" in row
+               else f"fair share {fair:.3f}")
+        out.append(f"- {env_id}: against random players {vs_random['win_rate']:.3f} ({bar}; "
+                   f"{'beats random' if _beats_random(row) else 'does NOT beat random'}, margin "
+                   f"{vs_random['win_rate'] - random_bar(row):+.3f}); against heuristic "
                    f"agents {row['ppo_vs_heuristic']['win_rate']:.3f} "
                    f"({'above' if _beats_heuristic(row) else 'not above'} the bar {heuristic_bar(row):.3f}: "
                    f"{_bar_source(row)}), "
@@ -234,12 +259,15 @@ def report(rows):
              f"{'/'.join(map(str, games))} games per line with the policy sampling from its masked distribution. "
              "A seat wins when its final return is positive and the highest at the table (Secret Hitler: its team "
              "wins); the fair share is a seat's win rate when every seat plays alike (1 / players unless the game "
-             "says otherwise). *Beats heuristic* asks for more than the fair share and more than a heuristic "
+             "says otherwise). *Random vs random* is a random agent in the policy's seat against random players on the "
+             "policy's seeds, the bar for beating random play (below the fair share in Secret Hitler, whose random "
+             "team-mates lose for a liberal). *Beats heuristic* asks for more than the fair share and more than a heuristic "
              "agent wins in the same seat against the same opponents (the heuristic vs heuristic column): where "
              "several seats can win one game (Teufel Teufel: all who leave the board in time) the latter is the "
              "real par. 95% Wilson intervals in brackets.", "", "## Competitive games", "",
              "| env | players | steps | minutes | PPO vs random | PPO vs heuristic | heuristic vs random | "
-             "heuristic vs heuristic | fair share | beats heuristic |", "|---|---:|---:|---:|---|---|---|---|---:|---|"]
+             "heuristic vs heuristic | random vs random | fair share | beats heuristic |",
+             "|---|---:|---:|---:|---|---|---|---|---|---:|---|"]
     for env_id, row in rows.items():
         if "ppo_vs_random" not in row:
             continue
@@ -248,6 +276,7 @@ def report(rows):
                      f"{_rate(row['ppo_vs_random'])} | {_rate(row['ppo_vs_heuristic'])} | "
                      f"{_rate(row['heuristic_vs_random'])} | "
                      f"{_rate(row['heuristic_vs_heuristic']) if 'heuristic_vs_heuristic' in row else '-'} | "
+                     f"{_rate(row['random_vs_random']) if 'random_vs_random' in row else '-'} | "
                      f"{row['fair_share']:.3f} | {'yes' if beats else 'no'} |")
     coop = {e: r for e, r in rows.items() if "team_success_ppo" in r}
     if coop:
@@ -265,8 +294,11 @@ def report(rows):
     lines += ["", "## Learning curves", ""]
     for env_id, row in rows.items():
         keys = [k for k in row["history"][0] if k.startswith("win_rate")]
-        baseline = (f" The heuristic-against-heuristic line was added later by `{row['baseline_command']}`."
-                    if "baseline_command" in row else "")
+        added = row.get("baseline_commands", {})
+        if "baseline_command" in row:  # runs whose heuristic line was added before --add-baselines
+            added = {"heuristic_vs_heuristic": row["baseline_command"], **added}
+        baseline = "".join(f" The {name.replace('_vs_', '-against-').replace('_', ' ')} line was added later by "
+                           f"`{command}`." for name, command in added.items())
         warm = row.get("imitation")
         warm = (f" Warm start: {warm['samples']:,} heuristic decisions cloned in {warm['rounds']} rounds "
                 f"(agreement with the heuristic {warm['agreement']:.2f}, {warm['minutes']} minutes); step 0 is "
@@ -297,9 +329,9 @@ def main(argv=None):
     parser.add_argument("--env", action="append", help="an env id (repeat; default: all)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--players", type=int, help="player count (one --env only; default: PLAYERS)")
-    parser.add_argument("--add-heuristic-baseline", action="store_true",
-                        help="only add the heuristic-against-heuristic line to the stored runs (runs stored "
-                             "before it existed), without training again")
+    parser.add_argument("--add-baselines", action="store_true",
+                        help="only add the lines played without the policy (BASELINES: heuristic against "
+                             "heuristic, random against random) that stored runs lack, without training again")
     args = parser.parse_args(argv)
     env_ids = args.env or list(envs.ENV_IDS)
     unknown = [e for e in env_ids if e not in envs.ENV_IDS]
@@ -309,8 +341,8 @@ def main(argv=None):
         parser.error("--players needs exactly one --env")
     for env_id in env_ids:
         players = args.players or default_players(env_id)
-        if args.add_heuristic_baseline:
-            add_heuristic_baseline(env_id, players, args.seed, command_line("benchmarks.learning", argv))
+        if args.add_baselines:
+            add_baselines(env_id, players, args.seed, command_line("benchmarks.learning", argv))
             continue
         started, clock = time.strftime("%Y-%m-%d %H:%M", time.gmtime()), time.perf_counter()
         with LoadSampler() as load:
@@ -328,14 +360,17 @@ def main(argv=None):
         write_pages()
 
 
-def add_heuristic_baseline(env_id, players, seed, command):
-    """The heuristic-against-heuristic line for a run stored without it (its own command kept)."""
+def add_baselines(env_id, players, seed, command):
+    """The ``BASELINES`` lines a stored run lacks (the command that added them kept per line), on
+    the run's own final seeds."""
     path = RUNS / f"{run_name(env_id, players)}.json"
     if not path.exists() or envs.game_of(env_id).simultaneous:
         raise SystemExit(f"no stored run of a competitive game at {path}")
     row = json.loads(path.read_text())
-    row["heuristic_vs_heuristic"] = heuristic_vs_heuristic(env_id, players, row["eval_games"], seed)
-    row["baseline_command"] = command
+    for name in BASELINES:
+        if name not in row:
+            row[name] = baseline(name, env_id, players, row["eval_games"], seed + FINAL_SEEDS)
+            row.setdefault("baseline_commands", {})[name] = command
     path.write_text(json.dumps(row, indent=1) + "\n")
     write_pages()
 
