@@ -132,6 +132,22 @@ def model_strength(model, env_id, games, seed=0, config=None, deterministic=Fals
             for opponent in opponents}
 
 
+def baseline_strength(env_id, lines, games, seed=0, config=None):
+    """What other players make of the policy's place, on the same seeds as the policy's ``lines``
+    (keys of :func:`model_strength`): the heuristic agent in its seat against the same opponents
+    (the cooperative game: the heuristic team), and a random agent in its seat against random
+    players, the bar for beating random play (in a team game below the fair share: random team-mates)."""
+    opponent_of = {"vs_random": "random", "vs_heuristic": "heuristic", "team": "random"}
+    results = {}
+    if has_heuristic(env_id):
+        for line in lines:
+            results[f"heuristic {line.replace('_', ' ')}"] = policy_strength(
+                "heuristic", env_id, opponent_of[line], games, seed, config, progress=True)
+    if "vs_random" in lines:
+        results["random vs random"] = policy_strength("random", env_id, "random", games, seed, config, progress=True)
+    return results
+
+
 def format_strength(env_id, results):
     """A small table: win rate, its interval and the fair share; per role where the game has roles."""
     width = max(12, *(len(name) + 2 for name in results))
@@ -163,7 +179,8 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     parser.add_argument("--deterministic", action="store_true", help="argmax instead of sampling the policy")
     parser.add_argument("--baseline", action="store_true",
-                        help="also the heuristic agent in the same seat on the same seeds, for comparison")
+                        help="also the heuristic agent (the cooperative game: the heuristic team) and a random agent "
+                             "in the same seat on the same seeds, for comparison")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error(f"--games must be at least 1, got {args.games}")
@@ -180,10 +197,8 @@ def main(argv=None):
         parser.error(f"{args.model}: {error}")
     torch.manual_seed(args.seed)  # the policy samples its actions: the same seed, the same games
     results = model_strength(model, args.env_id, args.games, args.seed, config, args.deterministic, progress=True)
-    if args.baseline and has_heuristic(args.env_id):
-        results = {**results, **{f"heuristic {name.replace('_', ' ')}": policy_strength("heuristic", args.env_id, name[3:], args.games,
-                                                                      args.seed, config, progress=True)
-                                 for name in list(results) if name.startswith("vs_")}}
+    if args.baseline:
+        results.update(baseline_strength(args.env_id, list(results), args.games, args.seed, config))
     print(f"{args.env_id}, {players} players")
     print(format_strength(args.env_id, results))
 

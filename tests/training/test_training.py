@@ -212,6 +212,7 @@ def test_policy_eval_measures_a_saved_policy_and_refuses_a_checkpoint_of_another
     table = capsys.readouterr().out.splitlines()
     assert table[0] == "race_v0, 2 players"
     assert table[1].startswith("opponents") and table[2].split()[:2] == ["vs_random", "8"]
+    assert table[3].split()[:4] == ["random", "vs", "random", "8"], "--baseline: a random agent in the same seat"
     policy_eval.main(["race_v0", best, "--games", "8", "--baseline"])
     assert capsys.readouterr().out.splitlines() == table, "the same seed plays the same games"
     with pytest.raises(SystemExit):
