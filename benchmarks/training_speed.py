@@ -63,8 +63,9 @@ class _StepTimer:
         return Timed(venv)
 
 
-def measure(env_id, backend, updates, pool, seed=0):
-    """Learner steps/s and where the time went, for one game and backend."""
+def measure(env_id, backend, updates, pool, seed=0, torch_threads=None):
+    """Learner steps/s and where the time went, for one game and backend (torch's threads: the
+    backend's training.selfplay default unless given)."""
     from stable_baselines3.common.callbacks import BaseCallback
 
     from training import selfplay
@@ -74,7 +75,8 @@ def measure(env_id, backend, updates, pool, seed=0):
         out = pathlib.Path(folder) / "run"
         args = selfplay.parse_args([env_id, "--backend", backend, "--num-envs", str(num_envs), "--out", str(out),
                                     "--n-steps", str(SAMPLES_PER_UPDATE // num_envs), "--seed", str(seed),
-                                    "--pool-weights", POOLS[pool]])
+                                    "--pool-weights", POOLS[pool]]
+                                   + (["--torch-threads", str(torch_threads)] if torch_threads else []))
         import torch
 
         torch.set_num_threads(args.torch_threads)
@@ -117,7 +119,7 @@ def measure(env_id, backend, updates, pool, seed=0):
     if batch is not None:
         split |= {f"env.{k}": v for k, v in batch.timings.items()}
     return {"steps_per_s": steps / total, "steps": steps, "seconds": total, "cpu_seconds": cpu,
-            "share": {k: v / total for k, v in split.items()}}
+            "torch_threads": args.torch_threads, "share": {k: v / total for k, v in split.items()}}
 
 
 def main(argv=None):
@@ -125,13 +127,15 @@ def main(argv=None):
     parser.add_argument("--updates", type=int, default=3, help="timed PPO updates per game and backend")
     parser.add_argument("--games", default=",".join(envs.ENV_IDS), help="comma-separated env ids")
     parser.add_argument("--render", action="store_true", help="rebuild the page from training_speed.json only")
+    parser.add_argument("--torch-threads", type=int, default=None,
+                        help="torch threads for both backends (default: each backend's training.selfplay default)")
     parser.add_argument("--before", type=pathlib.Path, default=None,
                         help="an earlier run's training_speed.json: its figures become the page's 'before' columns")
     args = parser.parse_args(argv)
     if args.render:
         saved = json.loads((RESULTS / "training_speed.json").read_text())
         write_result("training_speed", report(saved["results"], saved["command"], saved["minutes"], saved["load"],
-                                              saved.get("before")))
+                                              saved.get("before"), saved["machine"]))
         return
     before = json.loads(args.before.read_text()) if args.before else None
     if before is not None:
@@ -148,7 +152,8 @@ def main(argv=None):
         for env_id in env_ids:
             for pool in POOLS:
                 r = results.setdefault(env_id, {})[pool] = {
-                    backend: measure(env_id, backend, args.updates, pool) for backend in ("aec", "vector")}
+                    backend: measure(env_id, backend, args.updates, pool, torch_threads=args.torch_threads)
+                    for backend in ("aec", "vector")}
                 r["ratio"] = r["vector"]["steps_per_s"] / r["aec"]["steps_per_s"]
                 print(f"{env_id} ({pool}): aec {r['aec']['steps_per_s']:.0f}/s, "
                       f"vector {r['vector']['steps_per_s']:.0f}/s, x{r['ratio']:.1f}", flush=True)
@@ -158,6 +163,14 @@ def main(argv=None):
         {"command": command, "machine": machine_line(), "minutes": minutes, "load": load.summary(),
          "results": results, "before": before}, indent=2))
     write_result("training_speed", report(results, command, minutes, load.summary(), before))
+
+
+def _threads_text(results):
+    """Torch's threads per backend, as the run used them (runs stored before they were kept: 1 each)."""
+    used = {backend: sorted({r[backend].get("torch_threads", 1) for by_pool in results.values()
+                             for r in by_pool.values()}) for backend in ("aec", "vector")}
+    return (" Torch threads: aec " + "/".join(map(str, used["aec"])) + ", vector " + "/".join(map(str, used["vector"]))
+            + " (training.selfplay's defaults unless the command sets `--torch-threads`).")
 
 
 def _share(result, key):
@@ -179,9 +192,10 @@ def _before_cells(before, env_id, pool):
     return [f"{old['vector']['steps_per_s']:,.0f}", f"{old['ratio']:.1f}x"]
 
 
-def report(results, command, minutes, load, before=None):
+def report(results, command, minutes, load, before=None, machine=None):
+    """The page; ``machine``: the one the results were measured on (default: this one)."""
     lines = ["# Training speed: batched (vector) against per-process (aec) self-play", "",
-             f"Machine: {machine_line()}. Command: `{command}`; took {minutes:.1f} minutes, load average "
+             f"Machine: {machine or machine_line()}. Command: `{command}`; took {minutes:.1f} minutes, load average "
              f"{load['mean']} (max {load['max']}; the aec backend itself runs 2 env processes).", "",
              f"Same network and PPO settings per game (its preset, {SAMPLES_PER_UPDATE} samples per update: "
              "64 batched games x 128 steps against 2 env processes x 4096 steps), same opponents for both "
@@ -191,7 +205,7 @@ def report(results, command, minutes, load, before=None):
              "rollout cost nothing (aec time per sample / the vector backend's PPO update time per sample): "
              "the update alone bounds the ratio there. *Vector CPU*: the vector process's CPU time over its "
              "wall time (below 100%: other load took part of its core; the aec backend's 3 processes get a "
-             "larger share of a loaded machine than the vector backend's one).", ""]
+             "larger share of a loaded machine than the vector backend's one)." + _threads_text(results), ""]
     if before:
         lines += [f"*Before*: the same benchmark before this change (`{before['command']}` on {before['machine']}, "
                   f"{before['minutes']:.1f} minutes, load average {before['load']['mean']} (max "
