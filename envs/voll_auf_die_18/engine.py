@@ -2053,11 +2053,14 @@ def _fill_bib_mask(state, seat, mask, unknown, bib, bib_count, owed):
         if mine < 0 and not owed:
             continue
         base = A_BIB + i * NUM_ARG
-        for b in range(bib_count):
+        if mine < 0 or unknown >> i & 1:
+            for b in range(bib_count):
+                mask[base + bib[b]] = 1
+            continue
+        colour, value = CARD_COLOUR[mine], CARD_VALUE[mine]
+        for b in range(bib_count):  # (this region of the mask is only written here: 0 stays 0)
             card = bib[b]
-            if (mine < 0 or unknown >> i & 1 or CARD_COLOUR[card] == CARD_COLOUR[mine]
-                    or CARD_VALUE[card] == CARD_VALUE[mine]):
-                mask[base + card] = 1
+            mask[base + card] = (CARD_COLOUR[card] == colour) | (CARD_VALUE[card] == value)
 
 
 @njit(cache=True)
@@ -2160,37 +2163,54 @@ S_TALENT = S_NORMAL + NUM_SUBSETS
 SEAT_ROW = S_TALENT + NUM_SUBSETS
 
 
+@njit(cache=True, inline="always")
+def _pooled_bit(loc, seat):
+    """A card's share of the per-seat pool counts packed 8 bits a seat: 1 << (8 * seat) if it lies in
+    a pool (laid by ``seat``), else 0, without a branch (``seat & 7`` keeps the shift defined for -1)."""
+    return np.int64(loc == LOC_POOL) << (8 * (int(seat) & 7))
+
+
+ALL_SEATS = (1 << MAX_PLAYERS) - 1
+
+
 @njit(cache=True)
 def refresh(state):
-    """Recompute what the record caches: every seat's legal mask (:func:`_refresh_seat`). Small
+    """Recompute what the record caches: every seat's legal mask (:func:`_refresh_seat`)."""
+    refresh_seats(state, ALL_SEATS)
+
+
+@njit(cache=True)
+def refresh_seats(state, seats):
+    """Recompute the legal masks of ``seats`` (bits) only; the others' stay as cached. Small
     scratch arrays: allocations of at most ~1 kB are the allocator's cheap ones."""
     num = int(state.num_players)
     for seat in range(num):  # (rows of absent seats are never written)
-        state.mask[seat, :] = 0
+        if seats >> seat & 1:
+            state.mask[seat, :] = 0
     if state.terminal:
         return
     idle = 0  # the seats not busy (bits): only they get more than "wait"
     for seat in range(num):
+        if not seats >> seat & 1:
+            continue
         if is_busy(state, seat):
             state.mask[seat, A_WAIT] = 1
         else:
             idle |= 1 << seat
     if idle == 0:
         return
-    cards = np.empty(NUM_ARG + MAX_PLAYERS, np.int64)  # the Bib's cards, then the cards each seat laid in pools
-    bib, pooled = cards[:NUM_ARG], cards[NUM_ARG:]
+    bib = np.empty(NUM_ARG, np.int64)  # the Bib's cards
     bib_count = 0
-    pooled[:] = 0
-    for card in range(NUM_ARG):
-        if state.card_loc[card] == LOC_BIB:
-            bib[bib_count] = card
-            bib_count += 1
-        elif state.card_loc[card] == LOC_POOL:
-            pooled[state.card_seat[card]] += 1
+    pooled = np.int64(0)  # the cards each seat laid in pools, 8 bits a seat (_pooled_bit)
+    for card in range(NUM_ARG):  # (branch-free, as in _write_cards)
+        loc = state.card_loc[card]
+        bib[bib_count] = card
+        bib_count += loc == LOC_BIB
+        pooled += _pooled_bit(loc, state.card_seat[card])
     row = np.empty(SEAT_ROW, np.int64)
     for seat in range(num):
         if idle >> seat & 1:
-            _refresh_seat(state, seat, row, bib, bib_count, pooled[seat])
+            _refresh_seat(state, seat, row, bib, bib_count, pooled >> (8 * seat) & 0xFF)
 
 
 @njit(cache=True, inline="always")
@@ -2658,6 +2678,8 @@ def step(state, actions):
     touched[:] = 0
     first = state.moment % num
     stacked = _stack_cards(state)
+    busy_before = _busy_seats(state)
+    nazis_stacked, next_swap = state.nazi_stack_len, state.next_swap
     # Tells, withdrawals and dice first: they move no card another seat may want.
     for seat in range(num):
         a = actions[seat]
@@ -2718,7 +2740,29 @@ def step(state, actions):
     state.moment += 1
     _run_clock(state, convinced > 0 or emergency or (stacked > 0 and _stack_cards(state) == 0))
     _clear_stale_offers(state)
-    refresh(state)
+    # A step in which every seat waited and the clock brought no Nazi, no seat swap and no end moved
+    # nothing a mask depends on, except whose wait is over: only those seats' masks change.
+    quiet = (not _anyone_acted(actions, num) and not state.terminal and state.nazi_stack_len == nazis_stacked
+             and state.next_swap == next_swap and _stack_cards(state) == stacked)
+    refresh_seats(state, busy_before & ~_busy_seats(state) if quiet else ALL_SEATS)
+
+
+@njit(cache=True)
+def _anyone_acted(actions, num):
+    for seat in range(num):
+        if actions[seat] != A_WAIT:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _busy_seats(state):
+    """The seats (bits) still busy with their last action (:func:`is_busy`)."""
+    bits = 0
+    for seat in range(state.num_players):
+        if is_busy(state, seat):
+            bits |= 1 << seat
+    return bits
 
 
 @njit(cache=True)
@@ -3177,16 +3221,15 @@ def _write_cards(state, out):
     """Every Argument's public whereabouts; returns the cards each seat has laid in pools, packed
     8 bits a seat (the seats' "cards held" need them: one pass over the cards for both)."""
     pooled = np.int64(0)
-    for card in range(NUM_ARG):
+    for card in range(NUM_ARG):  # (branch-free: a branch per card mispredicts on a shuffled table)
         loc = state.card_loc[card]
-        if loc == LOC_BIB:
-            out[O_CARDS + card * 4] = 1.0
-            out[O_CARDS + card * 4 + 3] = state.from_talent[card]
-        elif loc == LOC_POOL:
-            out[O_CARDS + card * 4 + 1] = 1.0
-            pooled += np.int64(1) << (8 * int(state.card_seat[card]))
-        elif loc == LOC_DISCARD:
-            out[O_CARDS + card * 4 + 2] = 1.0
+        o = O_CARDS + card * 4
+        in_bib = loc == LOC_BIB
+        out[o] = in_bib
+        out[o + 1] = loc == LOC_POOL
+        out[o + 2] = loc == LOC_DISCARD
+        out[o + 3] = in_bib * state.from_talent[card]
+        pooled += _pooled_bit(loc, state.card_seat[card])
     return pooled
 
 
