@@ -17,8 +17,10 @@ agent; :func:`pooled_values` / :func:`can_still_win` are its relaxation over all
 the game, the "can no longer convince" check.
 
 Masks are computed once at the end of every step (and at reset) and kept in the record:
-``legal_mask`` only copies them. :func:`refresh` recomputes them after a record was edited by
-hand. Hints are computed on demand (:func:`hints`), for the env's ``infos`` only.
+``legal_mask`` only copies them. A step in which every seat waited and the clock brought no Nazi,
+no seat swap and no end recomputes only the masks of the seats whose wait just ended
+(:func:`refresh_seats`). :func:`refresh` recomputes them all after a record was edited by hand.
+Hints are computed on demand (:func:`hints`), for the env's ``infos`` only.
 
 The record's contract (end of this module): ``STATE_BOUNDS`` gives every field's range;
 :func:`check_state` checks the invariants (every Argument in exactly one place, counts that agree
