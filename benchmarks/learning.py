@@ -96,30 +96,31 @@ def measure(env_id, players, minutes, games, seed):
                             "agreement": round(done["agreement"], 3), "minutes": done["minutes"]}
     seed += FINAL_SEEDS
     if envs.game_of(env_id).simultaneous:
-        row["team_success_ppo"] = policy_strength(policy, env_id, "random", games, seed + 1, config)
-        row["team_success_heuristic"] = policy_strength("heuristic", env_id, "random", games, seed + 1, config)
+        row["team_success_ppo"] = policy_strength(policy, env_id, "random", games, seed + SEED_OFFSET["random"], config)
+        row["team_success_heuristic"] = baseline("heuristic_vs_random", env_id, config, games, seed)
     else:
-        row["ppo_vs_random"] = policy_strength(policy, env_id, "random", games, seed + 1, config)
-        row["ppo_vs_heuristic"] = policy_strength(policy, env_id, "heuristic", games, seed + 2, config)
-        row["heuristic_vs_random"] = policy_strength("heuristic", env_id, "random", games, seed + 1, config)
-        for name in BASELINES:
-            row[name] = baseline(name, env_id, players, games, seed)
+        for opponent, offset in SEED_OFFSET.items():
+            row[f"ppo_vs_{opponent}"] = policy_strength(policy, env_id, opponent, games, seed + offset, config)
+        for name in ("heuristic_vs_random", *BASELINES):
+            row[name] = baseline(name, env_id, config, games, seed)
         row["fair_share"] = row["ppo_vs_random"]["fair_share"]
     return row
 
 
-#: Lines played without the policy, on the seeds of the policy's own line against the same opponents
-#: (a stored run can gain them later: ``--add-baselines``): name -> (agent in the policy's seat,
-#: opponents, seed offset from the final seeds).
-BASELINES = {"heuristic_vs_heuristic": ("heuristic", "heuristic", 2), "random_vs_random": ("random", "random", 1)}
+#: The final evaluation plays random opponents on the final seeds + 1 and heuristic ones on + 2; a
+#: baseline line plays on the seeds of the policy's line against the same opponents.
+SEED_OFFSET = {"random": 1, "heuristic": 2}
+#: The policy_eval.BASELINE_LINES a run keeps beside its policy's lines (a stored run can gain them
+#: later: ``--add-baselines``); ``heuristic_vs_random`` is a line of every run.
+BASELINES = ("heuristic_vs_heuristic", "random_vs_random")
 
 
-def baseline(name, env_id, players, games, seed):
-    """One of ``BASELINES``, from the final evaluation's seeds ``seed``."""
-    from training.policy_eval import policy_strength
+def baseline(name, env_id, config, games, seed):
+    """The policy_eval.BASELINE_LINES line ``name``, from the final evaluation's seeds ``seed``."""
+    from training.policy_eval import BASELINE_LINES, baseline_line
 
-    agent, opponent, offset = BASELINES[name]
-    return policy_strength(agent, env_id, opponent, games, seed + offset, {"num_players": players})
+    opponent = BASELINE_LINES[name][1]
+    return baseline_line(name, env_id, games, seed + SEED_OFFSET[opponent], config)
 
 
 def flat(rows):
@@ -369,7 +370,7 @@ def add_baselines(env_id, players, seed, command):
     row = json.loads(path.read_text())
     for name in BASELINES:
         if name not in row:
-            row[name] = baseline(name, env_id, players, row["eval_games"], seed + FINAL_SEEDS)
+            row[name] = baseline(name, env_id, {"num_players": players}, row["eval_games"], seed + FINAL_SEEDS)
             row.setdefault("baseline_commands", {})[name] = command
     path.write_text(json.dumps(row, indent=1) + "\n")
     write_pages()

@@ -132,29 +132,43 @@ def model_strength(model, env_id, games, seed=0, config=None, deterministic=Fals
             for opponent in opponents}
 
 
+#: Lines played without a learned policy, to set beside it: name -> (the agent in the policy's seat,
+#: its opponents; in the cooperative game the agent plays every seat and the opponents are ignored).
+BASELINE_LINES = {"heuristic_vs_random": ("heuristic", "random"),
+                  "heuristic_vs_heuristic": ("heuristic", "heuristic"),
+                  "random_vs_random": ("random", "random")}
+
+
+def baseline_line(name, env_id, games, seed=0, config=None, progress=False):
+    """One of :data:`BASELINE_LINES`, by :func:`policy_strength`."""
+    agent, opponent = BASELINE_LINES[name]
+    return policy_strength(agent, env_id, opponent, games, seed, config, progress=progress)
+
+
 def baseline_strength(env_id, lines, games, seed=0, config=None):
     """What other players make of the policy's place, on the same seeds as the policy's ``lines``
     (keys of :func:`model_strength`): the heuristic agent in its seat against the same opponents
     (the cooperative game: the heuristic team), and a random agent in its seat against random
     players, the bar for beating random play (in a team game below the fair share: random team-mates)."""
-    opponent_of = {"vs_random": "random", "vs_heuristic": "heuristic", "team": "random"}
-    results = {}
+    played = {}  # the label printed -> the BASELINE_LINES name
     if has_heuristic(env_id):
-        for line in lines:
-            results[f"heuristic {line.replace('_', ' ')}"] = policy_strength(
-                "heuristic", env_id, opponent_of[line], games, seed, config, progress=True)
+        for line in lines:  # "vs_<opponents>", or "team" (the cooperative game)
+            name = "heuristic_vs_random" if line == "team" else f"heuristic_{line}"
+            played[f"heuristic {line.replace('_', ' ')}"] = name
     if "vs_random" in lines:
-        results["random vs random"] = policy_strength("random", env_id, "random", games, seed, config, progress=True)
-    return results
+        played["random vs random"] = "random_vs_random"
+    return {label: baseline_line(name, env_id, games, seed, config, progress=True) for label, name in played.items()}
 
 
 def format_strength(env_id, results):
     """A small table: win rate, its interval and the fair share; per role where the game has roles."""
     width = max(12, *(len(name) + 2 for name in results))
+    cooperative = envs.game_of(env_id).simultaneous  # one team: a success rate, no share of wins
     lines = [f"{'opponents':<{width}}{'games':>7}{'win rate':>10}{'95% CI':>16}{'fair share':>12}"]
     for name, r in results.items():
         ci = f"[{r['ci_low']:.2f}, {r['ci_high']:.2f}]"
-        lines.append(f"{name:<{width}}{r['games']:>7}{r['win_rate']:>10.3f}{ci:>16}{r['fair_share']:>12.3f}")
+        fair = f"{'-':>12}" if cooperative else f"{r['fair_share']:>12.3f}"
+        lines.append(f"{name:<{width}}{r['games']:>7}{r['win_rate']:>10.3f}{ci:>16}{fair}")
         for role, split in r.get("by_role", {}).items():
             lines.append(f"{'  as ' + role:<{width}}{split['games']:>7}{split['win_rate']:>10.3f}")
     return "\n".join(lines)
