@@ -498,7 +498,10 @@ def build_parser():
     parser.add_argument("--pool-weights", default=None, metavar="R,H,S",
                         help="odds of a random, heuristic and snapshot opponent per seat (default: the preset's)")
     parser.add_argument("--no-shaping", action="store_true", help="train on the game's own reward only")
-    parser.add_argument("--torch-threads", type=int, default=1, help="threads for torch (default 1)")
+    parser.add_argument("--torch-threads", type=int, default=None,
+                        help="threads for torch (default: with --backend vector as many as the batch's numba "
+                             "threads, since rollout and update take turns in its one process; with --backend aec 1, "
+                             "since its env processes run beside the learner)")
     knobs = parser.add_argument_group("hyperparameters (default: the game's preset in training/presets.py)")
     knobs.add_argument("--net-arch", default=None, metavar="W,W", help="hidden layer widths, e.g. 256,256")
     knobs.add_argument("--shared-layers", type=int, default=None, metavar="K",
@@ -541,6 +544,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     args.backend = args.backend or "vector"
     if args.num_envs is None:
         args.num_envs = 64 if args.backend == "vector" else 1
+    if args.torch_threads is None:  # measured: benchmarks/results/training_speed.md
+        args.torch_threads = _default_torch_threads(args.backend)
     if args.pool_weights is not None:
         args.pool_weights = _weights(parser, args.pool_weights)
     _apply_preset(parser, args)
@@ -553,6 +558,15 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     except ValueError as error:
         parser.error(str(error))
     return args
+
+
+def _default_torch_threads(backend):
+    """The vector backend's update runs alone in its process, after the rollout has used numba's
+    threads: it may use as many (2 threads made the update-bound rate ~1.1-1.4x on 2 cores). The aec
+    backend's env processes need the other cores while the learner acts."""
+    import numba
+
+    return numba.config.NUMBA_NUM_THREADS if backend == "vector" else 1
 
 
 def _check_numbers(parser, args):

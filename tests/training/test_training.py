@@ -248,6 +248,16 @@ def test_observation_options_reach_evaluation_and_shaping_stays_in_training(tmp_
     assert args.config == args.eval_config == {"num_players": 3, "observe_hints": True}
 
 
+def test_torch_threads_default_to_the_batch_threads_with_vector_and_one_with_aec(tmp_path):
+    """The vector backend's update runs alone in its process; the aec backend's env processes run
+    beside its learner. An explicit --torch-threads wins over both."""
+    import numba
+
+    assert _args(tmp_path).torch_threads == numba.config.NUMBA_NUM_THREADS
+    assert _args(tmp_path, backend="aec").torch_threads == 1
+    assert _args(tmp_path, "--torch-threads", "3", backend="aec").torch_threads == 3
+
+
 def test_policy_eval_reads_the_observation_options_the_run_trained_with(tmp_path):
     from training import policy_eval
 
