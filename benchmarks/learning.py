@@ -97,12 +97,12 @@ def measure(env_id, players, minutes, games, seed):
     seed += FINAL_SEEDS
     if envs.game_of(env_id).simultaneous:
         row["team_success_ppo"] = policy_strength(policy, env_id, "random", games, seed + SEED_OFFSET["random"], config)
-        row["team_success_heuristic"] = baseline("heuristic_vs_random", env_id, config, games, seed)
+        row["team_success_heuristic"] = baseline("heuristic_vs_random", env_id, games, seed, config)
     else:
         for opponent, offset in SEED_OFFSET.items():
             row[f"ppo_vs_{opponent}"] = policy_strength(policy, env_id, opponent, games, seed + offset, config)
         for name in ("heuristic_vs_random", *BASELINES):
-            row[name] = baseline(name, env_id, config, games, seed)
+            row[name] = baseline(name, env_id, games, seed, config)
         row["fair_share"] = row["ppo_vs_random"]["fair_share"]
     return row
 
@@ -115,8 +115,9 @@ SEED_OFFSET = {"random": 1, "heuristic": 2}
 BASELINES = ("heuristic_vs_heuristic", "random_vs_random")
 
 
-def baseline(name, env_id, config, games, seed):
-    """The policy_eval.BASELINE_LINES line ``name``, from the final evaluation's seeds ``seed``."""
+def baseline(name, env_id, games, seed, config):
+    """The policy_eval.BASELINE_LINES line ``name``, from the final evaluation's seeds ``seed`` (the
+    arguments in :func:`training.policy_eval.baseline_line`'s order)."""
     from training.policy_eval import BASELINE_LINES, baseline_line
 
     opponent = BASELINE_LINES[name][1]
@@ -370,7 +371,9 @@ def add_baselines(env_id, players, seed, command):
     row = json.loads(path.read_text())
     for name in BASELINES:
         if name not in row:
-            row[name] = baseline(name, env_id, {"num_players": players}, row["eval_games"], seed + FINAL_SEEDS)
+            # (no observation options: the competitive games' presets set none, and a heuristic or
+            # random agent plays the same game whatever its seat observes)
+            row[name] = baseline(name, env_id, row["eval_games"], seed + FINAL_SEEDS, {"num_players": players})
             row.setdefault("baseline_commands", {})[name] = command
     path.write_text(json.dumps(row, indent=1) + "\n")
     write_pages()

@@ -103,13 +103,14 @@ def measure(env_id, backend, updates, pool, seed=0, torch_threads=None):
             def _on_step(self):
                 return True
 
-        model.learn(SAMPLES_PER_UPDATE, reset_num_timesteps=False)  # warm-up: compile, first forward
+        threads = [selfplay.UpdateThreads(args.torch_threads)] if backend == "vector" else []  # as training does
+        model.learn(SAMPLES_PER_UPDATE, callback=threads, reset_num_timesteps=False)  # warm-up: compile, first forward
         type(env).seconds = 0.0
         if batch is not None:
             batch.timings = dict.fromkeys(batch.timings, 0.0)
         before = model.num_timesteps
         started, cpu_started = time.perf_counter(), time.process_time()
-        model.learn(updates * SAMPLES_PER_UPDATE, callback=Phases(), reset_num_timesteps=False)
+        model.learn(updates * SAMPLES_PER_UPDATE, callback=[*threads, Phases()], reset_num_timesteps=False)
         total = time.perf_counter() - started
         cpu = time.process_time() - cpu_started  # this process only: the aec env processes are not in it
         steps = model.num_timesteps - before
@@ -170,7 +171,8 @@ def _threads_text(results):
     used = {backend: sorted({r[backend].get("torch_threads", 1) for by_pool in results.values()
                              for r in by_pool.values()}) for backend in ("aec", "vector")}
     return (" Torch threads: aec " + "/".join(map(str, used["aec"])) + ", vector " + "/".join(map(str, used["vector"]))
-            + " (training.selfplay's defaults unless the command sets `--torch-threads`).")
+            + " in the update (training.selfplay's defaults unless the command sets `--torch-threads`); the vector"
+            " backend's rollouts run on one (training.selfplay.UpdateThreads).")
 
 
 def _share(result, key):

@@ -48,7 +48,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+import numba
 import numpy as np
+import torch
+from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 
 import envs
 from agents import RandomAgent
@@ -112,7 +115,6 @@ class OpponentPool:
 
 def _make_env_fn(env_id, pool_dir, seed, config, weights):
     def make():
-        import torch
         from stable_baselines3.common.monitor import Monitor
 
         torch.set_num_threads(1)  # one core per env process; the learner has the rest
@@ -180,8 +182,6 @@ def load_pool(batch, out):
 
 def save_checkpoint(model, out, history):
     """Model and training state, each written to a temporary file and renamed into place."""
-    import torch
-
     tmp_model = out / "checkpoint.tmp.zip"
     model.save(tmp_model)
     os.replace(tmp_model, out / "checkpoint.zip")
@@ -200,8 +200,6 @@ def save_checkpoint(model, out, history):
 def load_checkpoint(out, env):
     """The model and training state saved in ``out``, with its anchor if it has one; restores the
     random generators."""
-    import torch
-
     from training.anchor import AnchoredMaskablePPO
 
     out = pathlib.Path(out)
@@ -301,8 +299,6 @@ def write_learning_curve(out, history, env_id):
 
 
 def make_callback(args, out, history, batch, deadline):
-    from stable_baselines3.common.callbacks import BaseCallback
-
     class SelfPlayCallback(BaseCallback):
         """Progress bar, snapshots for the pool, evaluation, checkpoints."""
 
@@ -348,6 +344,43 @@ def make_callback(args, out, history, batch, deadline):
     return SelfPlayCallback()
 
 
+class UpdateThreads(BaseCallback):
+    """Each PPO update runs torch on ``threads``; everything else while training (rollouts,
+    evaluations) runs torch and numba on one thread (the vector backend, whose rollout and update
+    take turns in one process). Numba's count is restored when training ends.
+
+    A rollout's work comes in small pieces (a kernel over 64 games, the learner's forward, a
+    snapshot's forward for the few games waiting on it), where a second thread gains little, and
+    a thread that waits at a barrier or spins after its region costs much once the cores are shared.
+    Secret Hitler's vector training with one other busy process on the 2 cores: 135-280 learner
+    steps/s with two threads throughout (its snapshots' forwards 14-41 s of a 29-61 s update
+    cycle), 635-697 with one torch and one numba thread (3.3-3.5 s); quiet, 1,276-1,570 against
+    1,424. The update's 1,024-row minibatches do gain from two threads on a quiet machine
+    (benchmarks/results/training_speed.md)."""
+
+    def __init__(self, threads: int) -> None:
+        super().__init__()
+        self.threads = int(threads)
+
+    def _on_training_start(self) -> None:
+        self.numba_threads = numba.get_num_threads()
+        numba.set_num_threads(1)
+        torch.set_num_threads(1)
+
+    def _on_rollout_start(self) -> None:
+        torch.set_num_threads(1)
+
+    def _on_rollout_end(self) -> None:
+        torch.set_num_threads(self.threads)
+
+    def _on_training_end(self) -> None:
+        torch.set_num_threads(1)  # the final evaluation plays small forwards too
+        numba.set_num_threads(self.numba_threads)
+
+    def _on_step(self) -> bool:
+        return True
+
+
 def set_anchor(model, policy):
     """Anchor ``model``'s training to a frozen copy of ``policy`` (training/anchor.py)."""
     from training.vector_env import SnapshotPolicy
@@ -373,8 +406,6 @@ def _new_model(args, env, out):
 
 def train(args: argparse.Namespace) -> tuple[MaskablePPO, list[dict[str, float]]]:
     """Train as ``args`` (from :func:`parse_args`) say; returns the model and its learning curve."""
-    import torch
-
     torch.set_num_threads(args.torch_threads)
     deadline = None if args.max_minutes is None else time.perf_counter() + 60 * args.max_minutes
     out = prepare_out(args)
@@ -392,9 +423,10 @@ def train(args: argparse.Namespace) -> tuple[MaskablePPO, list[dict[str, float]]
             imitate(model, args, out, history)
     write_args(args, out)
     callback = make_callback(args, out, history, batch, deadline)
+    threads = [UpdateThreads(args.torch_threads)] if args.backend == "vector" else []
     remaining = args.timesteps - model.num_timesteps
     if remaining > 0:
-        model.learn(total_timesteps=remaining, callback=callback, reset_num_timesteps=False,
+        model.learn(total_timesteps=remaining, callback=CallbackList([*threads, callback]), reset_num_timesteps=False,
                     tb_log_name="maskable_ppo")
     if not history or history[-1]["timesteps"] != model.num_timesteps:
         callback.evaluate_and_checkpoint()
@@ -561,11 +593,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 
 def _default_torch_threads(backend):
-    """The vector backend's update runs alone in its process, after the rollout has used numba's
-    threads: it may use as many (2 threads made the update-bound rate ~1.1-1.4x on 2 cores). The aec
-    backend's env processes need the other cores while the learner acts."""
-    import numba
-
+    """The threads of the vector backend's update (:class:`UpdateThreads`), which runs alone in its
+    process: as many as numba has (2 threads made the update-bound rate ~1.1-1.4x on 2 quiet
+    cores). The aec backend's env processes need the other cores while the learner acts."""
     return numba.config.NUMBA_NUM_THREADS if backend == "vector" else 1
 
 

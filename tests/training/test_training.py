@@ -258,6 +258,40 @@ def test_torch_threads_default_to_the_batch_threads_with_vector_and_one_with_aec
     assert _args(tmp_path, "--torch-threads", "3", backend="aec").torch_threads == 3
 
 
+def test_vector_training_rolls_out_on_one_torch_thread_and_updates_on_torch_threads(tmp_path, monkeypatch):
+    """A rollout's small pieces of work (and an evaluation's) run on one torch and one numba thread
+    (a second one costs much on shared cores); each PPO update gets ``--torch-threads``; numba's
+    count is back when training ends."""
+    import numba
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from training.vector_env import LearnerVecEnv
+
+    seen = {"rollout": set(), "update": set()}
+    step, update = LearnerVecEnv.step_wait, MaskablePPO.train
+
+    def step_wait(self):
+        seen["rollout"].add((torch.get_num_threads(), numba.get_num_threads()))
+        return step(self)
+
+    def train(self):
+        seen["update"].add(torch.get_num_threads())
+        return update(self)
+
+    monkeypatch.setattr(LearnerVecEnv, "step_wait", step_wait)
+    monkeypatch.setattr(MaskablePPO, "train", train)
+    threads, numba_threads = torch.get_num_threads(), numba.get_num_threads()
+    try:
+        selfplay.train(_args(tmp_path, "--torch-threads", "2", timesteps=512))
+    finally:
+        torch.set_num_threads(threads)
+    assert seen["update"] == {2}
+    # torch and numba on one thread in the rollouts; the final evaluation (after training) has numba's own count
+    assert seen["rollout"] - {(1, numba_threads)} == {(1, 1)}
+    assert numba.get_num_threads() == numba_threads
+
+
 def test_policy_eval_reads_the_observation_options_the_run_trained_with(tmp_path):
     from training import policy_eval
 
