@@ -1489,6 +1489,8 @@ def lost_reason(state):
     * END_STUCK: no stack card can reach a hand before a Nazi is convinced (the emergency redraw is
       used and the Bib cannot be expanded from the stacks), and with the Arguments that can no team
       reaches any Nazi that comes face up before a fifth would: nobody will ever be convinced again.
+      (A team laying from the seats' own hands, :func:`hand_teams_fit`, is looked for first: it is
+      one of the searches' teams and much cheaper to find.)
 
     The exact searches (:func:`nazis_fit`) give up (and the chapter goes on) past MAX_CLOSED cards
     a Nazi accepts or SEARCH_BUDGET steps.
@@ -1516,8 +1518,12 @@ def lost_reason(state):
             return END_CARDS_SHARED
         return END_NONE
     count = coming_face_up(state, nazis)
-    # Stuck unless nazis_fit is nonzero for one of them: the quick searches first, as a quick team
-    # for any Nazi settles it without a full search for the Nazis before it.
+    # Stuck unless nazis_fit is nonzero for one of them, whichever it is. A team laying from the
+    # seats' own hands is one of its teams (sound where its card bits are exact: up to 64 cards) and
+    # cheap to find; then the quick searches, as a quick team for any Nazi settles it without a full
+    # search for the Nazis before it.
+    if n <= 64 and hand_teams_fit(state, nazis, count):
+        return END_NONE
     for j in range(count):
         if quick_fit(state, nazis[j:j + 1], 1, cards, n):
             return END_NONE
@@ -1525,6 +1531,51 @@ def lost_reason(state):
         if full_fit(state, nazis[j:j + 1], 1, cards, n) != 0:
             return END_NONE
     return END_STUCK
+
+
+@njit(cache=True)
+def hand_teams_fit(state, nazis, count):
+    """Whether a team can convince one of ``nazis[:count]`` with each seat laying from its own hand
+    (or Krapotke's dice). Such a team is one of the stuck search's (:func:`full_fit` for that Nazi
+    finds one or runs out of budget): hand cards are Arguments it may use, the hands are disjoint,
+    and card_options lists a hand's argumentations as it does among all cards (the hand's ids
+    ascending, as there). So each seat's values are a bitmask and :func:`team_sums` decides; Nazis
+    with the rules of the one before (most: 08/15 side up) share its sums."""
+    seats = int(state.num_players)
+    relax = (state.labels & D.L_TALENTS) != 0
+    held = np.empty((seats, HAND), np.int64)  # each seat's hand, ascending ids
+    size = np.zeros(seats, np.int64)
+    for seat in range(seats):
+        for i in range(HAND):
+            card = state.hand[seat, i]
+            if 0 <= card < NUM_ARG and state.card_loc[card] == LOC_HAND:
+                j = size[seat]  # insertion sort
+                while j > 0 and held[seat, j - 1] > card:
+                    held[seat, j] = held[seat, j - 1]
+                    j -= 1
+                held[seat, j] = card
+                size[seat] += 1
+    opt_bits = np.empty(2 * MAX_OPTIONS, np.int64)
+    opt_value = np.empty(2 * MAX_OPTIONS, np.int64)
+    seat_reach = np.zeros(seats, np.int64)
+    sums, last = np.int64(0), (-1, -1, -1)
+    for j in range(count):
+        rules = nazi_rules(state, nazis[j])
+        if rules != last:
+            allowed, banned, everyone = rules
+            for seat in range(seats):
+                end = card_options_upto(state.character[seat], relax, held[seat], size[seat], allowed, banned,
+                                        opt_bits, opt_value, 0, 4)
+                if end < 0:  # (more options than the scratch holds: the searches decide)
+                    return False
+                seat_reach[seat] = 0
+                for o in range(end):
+                    seat_reach[seat] |= np.int64(1) << opt_value[o]
+            sums = team_sums(seat_reach, min_team(state), everyone, seats)
+            last = rules
+        if sums >> NAZI_IQ[nazis[j]] & 1:
+            return True
+    return False
 
 
 # ==== small queries ==========================================================================
