@@ -10,8 +10,9 @@ their public interfaces and with the argument types they use, everything that ca
 - the game's heuristic agent (a whole game) and the ISMCTS search (a few decisions), when the
   ``agents`` package is importable;
 - the batched training envs of :mod:`training.vector_env` (``LearnerVecEnv`` with random and
-  heuristic opponents, or ``TeamVecEnv`` for the cooperative game), when stable-baselines3 is
-  installed (the ``train`` extra).
+  heuristic opponents, or ``TeamVecEnv`` for the cooperative game) and a frozen snapshot's
+  compiled forward (:mod:`training.numba_policy`), when stable-baselines3 is installed (the
+  ``train`` extra).
 
 Games compile ``--jobs`` at a time (default 2), each in its own process, since numba compiles on
 one core; a pass in this process then checks that every game loads from the cache. One line per
@@ -109,6 +110,18 @@ def warm_training(env_id, seed=0, steps=12):
     rng = np.random.default_rng(seed)
     for _ in range(steps):
         batch.step(_random_actions(batch.action_masks(), rng))
+    _warm_snapshot(env_id, batch)
+
+
+def _warm_snapshot(env_id, batch):
+    """A frozen snapshot's compiled moves (training.numba_policy), sampled and greedy, on the
+    preset's network: the kernels every run with snapshot opponents calls."""
+    from training.networks import preset_policy
+    from training.vector_env import SnapshotPolicy
+
+    obs, masks = batch.reset(), batch.action_masks()
+    for deterministic in (False, True):
+        SnapshotPolicy(preset_policy(env_id), deterministic=deterministic, seed=0)(obs, masks)
 
 
 def stages():

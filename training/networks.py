@@ -385,6 +385,24 @@ def policy_spec(net_arch: Sequence[int], shared_layers: int, squash: bool = Fals
     return EntityPolicy, _trunk_kwargs(EntityTrunk, net_arch, shared_layers, options)
 
 
+def preset_policy(env_id: str, seed: int = 0) -> MaskableActorCriticPolicy:
+    """A fresh policy with ``env_id``'s preset network (training/presets.py), weights drawn after
+    ``torch.manual_seed(seed)``: the real network, without a model or an env around it."""
+    import envs
+    from stable_baselines3.common.utils import ConstantSchedule
+
+    from training.presets import ACTION_ENTITIES, preset_for
+
+    preset, game = preset_for(env_id), envs.game_of(env_id)
+    entities = ACTION_ENTITIES.get(env_id, ()) if preset["policy_head"] == "pointer" else ()
+    policy_class, kwargs = policy_spec(preset["net_arch"], preset["shared_layers"], preset["obs_squash"] == "symlog",
+                                       game.layout, entities)
+    if policy_class == "MlpPolicy":
+        policy_class = MaskableActorCriticPolicy
+    torch.manual_seed(seed)
+    return policy_class(game.layout.space(), gym.spaces.Discrete(game.num_actions), ConstantSchedule(1e-3), **kwargs)
+
+
 def policy_kwargs(net_arch: Sequence[int], shared_layers: int, squash: bool = False) -> dict[str, Any]:
     """MaskablePPO's ``policy_kwargs`` for hidden ``net_arch`` whose first ``shared_layers`` are
     shared, the observation squashed by :func:`symlog` when ``squash``."""

@@ -247,18 +247,9 @@ def test_each_declared_entity_group_covers_exactly_one_run_of_like_actions():
 
 def preset_entity_policy(env_id):
     """The preset's pointer policy of ``env_id`` (its network and groups), with a fixed seed."""
-    import envs
-    from stable_baselines3.common.utils import ConstantSchedule
+    from training.networks import preset_policy
 
-    from training.networks import policy_spec
-    from training.presets import ACTION_ENTITIES, PRESETS
-
-    preset, game = PRESETS[env_id], envs.game_of(env_id)
-    policy_class, kwargs = policy_spec(preset["net_arch"], preset["shared_layers"], True, game.layout,
-                                       ACTION_ENTITIES[env_id])
-    torch.manual_seed(0)
-    policy = policy_class(game.layout.space(), __import__("gymnasium").spaces.Discrete(game.num_actions),
-                          ConstantSchedule(1e-3), **kwargs)
+    policy = preset_policy(env_id, seed=0)
     with torch.no_grad():  # scores as large as the flat head's, so a wrong score would show
         for score, offset in zip(policy.action_net.score, policy.action_net.offset):
             score.weight.normal_()
