@@ -270,17 +270,20 @@ def random_batch(policy, rows=64, legal=0.05, seed=0):
     return obs, masks, chosen
 
 
+@pytest.mark.parametrize("used_columns", [1.0, 0.3])
 @pytest.mark.parametrize("env_id", ["secret_hitler_v0", "teufel_teufel_v0", "volles_fass_voraus_v0",
                                     "voll_auf_die_18_v0"])
-def test_the_pointer_head_on_legal_actions_only_computes_what_scoring_every_action_does(env_id):
+def test_the_pointer_head_on_legal_actions_only_computes_what_scoring_every_action_does(env_id, used_columns):
     """Given masks, the pointer head scores the legal actions only (the speed of the PPO update):
     values, log-probs, entropies and every parameter's gradient must equal sb3-contrib's own
     evaluate_actions, which scores every action, and the snapshot must sample from the same
-    distribution."""
+    distribution. With ``used_columns`` 0.3 the first layer reads a column subset, squashed after
+    it is taken (sparse_linear), as in real minibatches."""
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
     policy = preset_entity_policy(env_id)
     obs, masks, chosen = random_batch(policy)
+    obs[:, torch.rand(obs.shape[1], generator=torch.Generator().manual_seed(1)) >= used_columns] = 0.0
     results = []
     for evaluate in (policy.evaluate_actions, lambda *a, **k: MaskableActorCriticPolicy.evaluate_actions(policy, *a, **k)):
         policy.zero_grad()
@@ -306,24 +309,46 @@ def test_the_first_layer_skips_zero_entries_with_the_dense_layers_outputs_and_gr
     """sparse_linear: the column subset of the update and the CSR product of small no-grad batches
     give the dense layer's outputs and weight gradients; the cached transposed weight follows the
     weight's updates (a frozen opponent must not act with stale weights)."""
-    from training.networks import SPARSE_ROWS, sparse_linear
+    from training.networks import SPARSE_ROWS, sparse_linear, symlog
 
     torch.manual_seed(0)
     linear = torch.nn.Linear(300, 16)
     x = torch.zeros(64, 300)
     x[:, :60] = torch.where(torch.rand(64, 60) < 0.3, torch.randn(64, 60), torch.zeros(64, 60))  # 20% columns used
-    grads = []
-    for layer in (sparse_linear, lambda lin, inp: lin(inp)):
-        linear.zero_grad()
-        out = layer(linear, x)
-        (out * torch.arange(16.0)).sum().backward()
-        grads.append((out.detach(), linear.weight.grad.clone(), linear.bias.grad.clone()))
-    for ours, theirs in zip(*grads):
-        torch.testing.assert_close(ours, theirs)
-    assert grads[0][1][:, 60:].abs().max() == 0 and grads[0][1][:, :60].abs().max() > 0
+    for squash in (False, True):  # symlog on the column subset only, after it is taken
+        grads = []
+        for layer in (sparse_linear, lambda lin, inp, squash: lin(symlog(inp) if squash else inp)):
+            linear.zero_grad()
+            out = layer(linear, x, squash)
+            (out * torch.arange(16.0)).sum().backward()
+            grads.append((out.detach(), linear.weight.grad.clone(), linear.bias.grad.clone()))
+        for ours, theirs in zip(*grads):
+            torch.testing.assert_close(ours, theirs)
+        assert grads[0][1][:, 60:].abs().max() == 0 and grads[0][1][:, :60].abs().max() > 0
     optimizer = torch.optim.SGD(linear.parameters(), lr=0.5)
     for step in range(2):
         with torch.inference_mode():
             for rows in (x[:2], x[:SPARSE_ROWS], x):  # CSR, CSR, dense
                 torch.testing.assert_close(sparse_linear(linear, rows), linear(rows))
         optimizer.step()  # the weight changes in place: the next round must read the new one
+
+
+@pytest.mark.parametrize("env_id", ["secret_hitler_v0", "voll_auf_die_18_v0"])  # squashed first / after gathering
+def test_the_entity_trunk_squashes_what_it_reads_as_the_dense_trunk_would(env_id):
+    """EntityTrunk.parts squashes only the entity rows and the first layer's column subset: its
+    output, its rows and the first layer's gradient equal symlog of the whole observation through
+    the plain layers, with the update's column subset in use (30% of the columns nonzero)."""
+    from training.networks import symlog
+
+    trunk = preset_entity_policy(env_id).features_extractor
+    obs, _, _ = random_batch(preset_entity_policy(env_id))
+    obs[:, torch.rand(obs.shape[1], generator=torch.Generator().manual_seed(1)) >= 0.3] = 0.0
+    results = []
+    for forward in (trunk.parts, lambda o: (trunk.layers(symlog(o)), symlog(o)[:, trunk.gather])):
+        trunk.zero_grad()
+        features, rows = forward(obs)
+        features.sum().backward()
+        own = torch.cat([tables[0].flatten(1) for tables in rows], dim=1) if isinstance(rows, list) else rows
+        results.append((features.detach(), own, trunk.layers[1].weight.grad.clone()))
+    for ours, theirs in zip(*results):
+        torch.testing.assert_close(ours, theirs, rtol=1e-5, atol=1e-5)
