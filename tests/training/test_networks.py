@@ -65,6 +65,10 @@ def test_symlog_squashes_large_entries_and_keeps_flags_zero_order_and_sign():
     assert y[2] == 0 and torch.all(y[1:] > y[:-1])
     np.testing.assert_allclose(y.numpy(), np.sign(x.numpy()) * np.log1p(np.abs(x.numpy())), rtol=1e-6)
     assert abs(float(y[-1]) - 7.796) < 1e-3
+    assert torch.equal(x, torch.tensor([-2430.0, -1.0, 0.0, 1.0, 31.0, 2430.0]))  # computed in place, not on x
+    needs_grad = x.clone().requires_grad_()
+    symlog(needs_grad).sum().backward()
+    torch.testing.assert_close(needs_grad.grad[x != 0], 1 / (1 + x[x != 0].abs()))  # autograd's path where x needs it
 
 
 def test_a_squashing_trunk_feeds_the_first_layer_symlog_of_the_observation(tmp_path):
