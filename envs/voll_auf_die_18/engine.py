@@ -1689,9 +1689,8 @@ def cards_held(state, seat):
     count = 0
     for i in range(HAND):
         count += state.hand[seat, i] >= 0
-    for card in range(NUM_ARG):
-        if state.card_loc[card] == LOC_POOL and state.card_seat[card] == seat:
-            count += 1
+    for card in range(NUM_ARG):  # (branch-free: the compiler vectorises it)
+        count += (state.card_loc[card] == LOC_POOL) & (state.card_seat[card] == seat)
     return count
 
 
@@ -2048,8 +2047,9 @@ def _fill_argue_mask(state, seat, slot, nazi, mask, normal, talent, accepted, un
 
 
 @njit(cache=True, inline="always")
-def _fill_other_masks(state, seat, mask, bib, bib_count, held, unknown):
-    """Every action but arguing (``held``: the cards the seat holds, in hand and laid in pools)."""
+def _fill_other_masks(state, seat, mask, bib_low, bib_high, held, unknown):
+    """Every action but arguing (``held``: the cards the seat holds, in hand and laid in pools;
+    ``bib_low``/``bib_high``: the Bib's cards, :func:`_bib_word`)."""
     num = int(state.num_players)
     mask[A_WAIT] = 1
     for slot in range(NUM_SLOTS):
@@ -2070,7 +2070,7 @@ def _fill_other_masks(state, seat, mask, bib, bib_count, held, unknown):
                 for i in range(HAND):
                     if state.hand[seat, i] >= 0:
                         mask[A_ACCEPT + (rel - 1) * HAND + i] = 1
-        _fill_bib_mask(state, seat, mask, unknown, bib, bib_count, held < HAND and may_draw_from_bib(state))
+        _fill_bib_mask(state, seat, mask, unknown, bib_low, bib_high, held < HAND and may_draw_from_bib(state))
     _fill_expand_mask(state, seat, mask, unknown)
     if state.character[seat] == D.KRAPOTKE:
         all_home = True
@@ -2095,25 +2095,35 @@ def may_tell(state, target):
 
 
 @njit(cache=True, inline="always")
-def _fill_bib_mask(state, seat, mask, unknown, bib, bib_count, owed):
+def _fill_bib_mask(state, seat, mask, unknown, bib_low, bib_high, owed):
     """Bib swaps (same colour or value; for a card whose front she does not know, any: the Bib
     checks) and, into an empty slot, draws (when ``owed``: the seat holds fewer than 4 and hand
-    cards may come from the Bib)."""
+    cards may come from the Bib). The Bib's cards come as bits (:func:`_bib_word`); a card's
+    partners are those bits ANDed with the cards of its colour or value (COLOUR_CARDS,
+    VALUE_CARDS), so only the legal entries are visited."""
     for i in range(HAND):
         mine = state.hand[seat, i]
         if mine >= NUM_ARG:  # Razupaltuff never goes into the Bib
             continue
         if mine < 0 and not owed:
             continue
-        base = A_BIB + i * NUM_ARG
-        if mine < 0 or unknown >> i & 1:
-            for b in range(bib_count):
-                mask[base + bib[b]] = 1
-            continue
-        colour, value = CARD_COLOUR[mine], CARD_VALUE[mine]
-        for b in range(bib_count):  # (this region of the mask is only written here: 0 stays 0)
-            card = bib[b]
-            mask[base + card] = (CARD_COLOUR[card] == colour) | (CARD_VALUE[card] == value)
+        low, high = bib_low, bib_high
+        if mine >= 0 and not unknown >> i & 1:
+            colour, value = CARD_COLOUR[mine], CARD_VALUE[mine]
+            low &= COLOUR_CARDS[colour, 0] | VALUE_CARDS[value, 0]
+            high &= COLOUR_CARDS[colour, 1] | VALUE_CARDS[value, 1]
+        base = A_BIB + i * NUM_ARG  # (this region of the mask is only written here: 0 stays 0)
+        _set_bits(mask, base, low)
+        _set_bits(mask, base + CARD_WORD, high)
+
+
+@njit(cache=True, inline="always")
+def _set_bits(mask, base, bits):
+    """mask[base + k] = 1 for every bit k of ``bits``."""
+    while bits:
+        low = bits & -bits
+        mask[base + count_bits(low - 1)] = 1  # (the popcount below a lone bit is its index)
+        bits ^= low
 
 
 @njit(cache=True)
@@ -2216,6 +2226,35 @@ S_TALENT = S_NORMAL + NUM_SUBSETS
 SEAT_ROW = S_TALENT + NUM_SUBSETS
 
 
+# Sets of Arguments as bits of two words (ids 0-49 and 50-98): 50 bits a word keep the arithmetic on
+# positive int64, the same compiled and as plain Python.
+CARD_WORD = 50
+
+
+def _card_sets():
+    """The Arguments of each colour and of each value (0-6), as pairs of card words."""
+    colour = np.zeros((D.NUM_COLOURS, 2), np.int64)
+    value = np.zeros((7, 2), np.int64)
+    for card in range(NUM_ARG):
+        word, bit = divmod(card, CARD_WORD)
+        colour[CARD_COLOUR[card], word] |= 1 << bit
+        value[CARD_VALUE[card], word] |= 1 << bit
+    return colour, value
+
+
+COLOUR_CARDS, VALUE_CARDS = _card_sets()
+
+
+@njit(cache=True, inline="always")
+def _bib_word(card_loc, start):
+    """The Arguments start..start + CARD_WORD - 1 (up to the last) that lie in the Bib, as bits
+    (bit k: card start + k): a loop without branches or stores, which the compiler vectorises."""
+    bits = np.int64(0)
+    for card in range(start, min(start + CARD_WORD, NUM_ARG)):
+        bits |= np.int64(card_loc[card] == LOC_BIB) << (card - start)
+    return bits
+
+
 @njit(cache=True, inline="always")
 def _pooled_bit(loc, seat):
     """A card's share of the per-seat pool counts packed 8 bits a seat: 1 << (8 * seat) if it lies in
@@ -2252,22 +2291,20 @@ def refresh_seats(state, seats):
             idle |= 1 << seat
     if idle == 0:
         return
-    bib = np.empty(NUM_ARG, np.int64)  # the Bib's cards
-    bib_count = 0
-    pooled = np.int64(0)  # the cards each seat laid in pools, 8 bits a seat (_pooled_bit)
-    for card in range(NUM_ARG):  # (branch-free, as in _write_cards)
-        loc = state.card_loc[card]
-        bib[bib_count] = card
-        bib_count += loc == LOC_BIB
-        pooled += _pooled_bit(loc, state.card_seat[card])
+    # The Bib's cards as bits and the cards each seat laid in pools (8 bits a seat, _pooled_bit):
+    # separate loops without branches or stores vectorise (a list of the Bib's cards would not).
+    bib_low, bib_high = _bib_word(state.card_loc, 0), _bib_word(state.card_loc, CARD_WORD)
+    pooled = np.int64(0)
+    for card in range(NUM_ARG):
+        pooled += _pooled_bit(state.card_loc[card], state.card_seat[card])
     row = np.empty(SEAT_ROW, np.int64)
     for seat in range(num):
         if idle >> seat & 1:
-            _refresh_seat(state, seat, row, bib, bib_count, pooled >> (8 * seat) & 0xFF)
+            _refresh_seat(state, seat, row, bib_low, bib_high, pooled >> (8 * seat) & 0xFF)
 
 
 @njit(cache=True, inline="always")
-def _refresh_seat(state, seat, row, bib, bib_count, pooled):
+def _refresh_seat(state, seat, row, bib_low, bib_high, pooled):
     """An idle seat's mask. Its cards are evaluated once (:func:`subset_readings`, into ``row``); each
     face-up Nazi then only filters that table with bit operations. ``pooled``: the cards it laid."""
     colours, values, halves = row[S_COLOURS:S_COLOURS + 4], row[S_VALUES:S_VALUES + 4], row[S_HALVES:S_HALVES + 4]
@@ -2282,7 +2319,7 @@ def _refresh_seat(state, seat, row, bib, bib_count, pooled):
             arguments |= 1 << i
     _seat_cards(state, seat, -1, colours, values, halves, usable)
     unknown = unknown_slots(state, seat)
-    _fill_other_masks(state, seat, mask, bib, bib_count, held, unknown)
+    _fill_other_masks(state, seat, mask, bib_low, bib_high, held, unknown)
     present = 0
     for i in range(4):
         present |= int(usable[i]) << i
