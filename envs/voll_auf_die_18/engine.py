@@ -1346,7 +1346,6 @@ def _teams_of_at_most(state, nazis, count, cards, n, opt_bits, opt_value, larges
     """:func:`nazis_fit` with argumentations of at most ``largest`` Arguments and a search budget:
     1, 0, -1 (more than MAX_CLOSED cards fit, or the options overflow), -2 (the budget ran out)."""
     seats = int(state.num_players)
-    relax = (state.labels & D.L_TALENTS) != 0
     iqs = np.zeros(count, np.int64)
     everyone = np.zeros(count, np.int64)
     opt_start = np.zeros(count * seats + 1, np.int64)
@@ -1355,16 +1354,86 @@ def _teams_of_at_most(state, nazis, count, cards, n, opt_bits, opt_value, larges
         nazi = nazis[j]
         allowed, banned, everyone[j] = nazi_rules(state, nazi)
         iqs[j] = NAZI_IQ[nazi]
-        for s in range(seats):
-            start = end
-            end = card_options_upto(state.character[s], relax, cards, n, allowed, banned, opt_bits, opt_value, start,
-                                    largest)
-            if end < 0:
-                return -1
-            _sort_by_value(opt_bits, opt_value, start, end)
-            opt_start[j * seats + s + 1] = end
+        end = _list_seat_options(state, cards, n, allowed, banned, opt_bits, opt_value, end, opt_start, j * seats,
+                                 largest)
+        if end < 0:
+            return -1
     found = teams_fit(iqs, everyone, min_team(state), seats, opt_start, opt_bits, opt_value, budget)
     return -2 if found == -1 else found
+
+
+@njit(cache=True)
+def _list_seat_options(state, cards, n, allowed, banned, opt_bits, opt_value, end, opt_start, first, largest):
+    """Every seat's argumentations of at most ``largest`` of ``cards[:n]`` at a Nazi with these rules
+    (:func:`card_options_upto`, talents as in :func:`nazis_fit`), appended from ``end``, each seat's
+    sorted by value and ending at ``opt_start[first + seat + 1]``; returns the new end, or -1 as
+    card_options_upto does."""
+    relax = (state.labels & D.L_TALENTS) != 0
+    for s in range(int(state.num_players)):
+        start = end
+        end = card_options_upto(state.character[s], relax, cards, n, allowed, banned, opt_bits, opt_value, start,
+                                largest)
+        if end < 0:
+            return -1
+        _sort_by_value(opt_bits, opt_value, start, end)
+        opt_start[first + s + 1] = end
+    return end
+
+
+@njit(cache=True)
+def quick_fit_any(state, nazis, count, cards, n):
+    """Whether :func:`quick_fit` holds for one of ``nazis[:count]`` alone: the same searches, but a
+    Nazi with the rules of the one before searches the argumentations listed for it (they depend on
+    the rules, not on the IQ, and listing them is most of a quick search's time)."""
+    seats = int(state.num_players)
+    opt_bits = np.empty(QUICK_OPTIONS, np.int64)
+    opt_value = np.empty(QUICK_OPTIONS, np.int64)
+    opt_start = np.zeros(seats + 1, np.int64)
+    iqs = np.zeros(1, np.int64)
+    everyone = np.zeros(1, np.int64)
+    end, last = -1, (-1, -1, -1)
+    for j in range(count):
+        rules = nazi_rules(state, nazis[j])
+        if rules != last:
+            allowed, banned, everyone[0] = rules
+            end = _list_seat_options(state, cards, n, allowed, banned, opt_bits, opt_value, 0, opt_start, 0, 2)
+            last = rules
+        if end >= 0:  # (-1: quick_fit's _teams_of_at_most is -1 for each of them)
+            iqs[0] = NAZI_IQ[nazis[j]]
+            if teams_fit(iqs, everyone, min_team(state), seats, opt_start, opt_bits, opt_value, QUICK_BUDGET) == 1:
+                return True
+    return False
+
+
+@njit(cache=True)
+def full_fit_any(state, nazis, count, cards, n):
+    """Whether :func:`full_fit` is nonzero for one of ``nazis[:count]`` alone, sharing the listed
+    argumentations between Nazis with the same rules as :func:`quick_fit_any` does (with full_fit's
+    second, larger listing when the first overflows)."""
+    seats = int(state.num_players)
+    small = np.empty((2, FIRST_OPTIONS), np.int64)
+    large = np.empty((2, 0), np.int64)  # (allocated when a listing overflows the small arrays)
+    opt_start = np.zeros(seats + 1, np.int64)
+    iqs = np.zeros(1, np.int64)
+    everyone = np.zeros(1, np.int64)
+    in_large, last = False, (-1, -1, -1)
+    for j in range(count):
+        rules = nazi_rules(state, nazis[j])
+        if rules != last:
+            allowed, banned, everyone[0] = rules
+            in_large = False
+            if _list_seat_options(state, cards, n, allowed, banned, small[0], small[1], 0, opt_start, 0, 4) < 0:
+                if large.shape[1] == 0:
+                    large = np.empty((2, MAX_CARD_OPTIONS), np.int64)
+                if _list_seat_options(state, cards, n, allowed, banned, large[0], large[1], 0, opt_start, 0, 4) < 0:
+                    return True  # (full_fit is -1: not known)
+                in_large = True
+            last = rules
+        iqs[0] = NAZI_IQ[nazis[j]]
+        options = large if in_large else small
+        if teams_fit(iqs, everyone, min_team(state), seats, opt_start, options[0], options[1], SEARCH_BUDGET) != 0:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -1524,12 +1593,8 @@ def lost_reason(state):
     # search for the Nazis before it.
     if n <= 64 and hand_teams_fit(state, nazis, count):
         return END_NONE
-    for j in range(count):
-        if quick_fit(state, nazis[j:j + 1], 1, cards, n):
-            return END_NONE
-    for j in range(count):
-        if full_fit(state, nazis[j:j + 1], 1, cards, n) != 0:
-            return END_NONE
+    if quick_fit_any(state, nazis, count, cards, n) or full_fit_any(state, nazis, count, cards, n):
+        return END_NONE
     return END_STUCK
 
 
