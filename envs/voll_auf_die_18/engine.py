@@ -544,11 +544,9 @@ def subset_readings(kind, colours, values, halves, present, normal, talent):
             code = ((codes[0] if subset & 1 else 0) + (codes[1] if subset & 2 else 0)
                     + (codes[2] if subset & 4 else 0) + (codes[3] if subset & 8 else 0))
             status = code_status(kind, code, SUBSET_SIZE[s])
-            if status < 2:
-                if status == 0:
-                    normal[s] = np.int64(1) << (code >> CODE_SUM)
-                else:
-                    talent[s] = np.int64(1) << (code >> CODE_SUM)
+            value_bit = np.int64(1) << (code >> CODE_SUM)  # (selects, not branches: status varies)
+            normal[s] = value_bit if status == 0 else np.int64(0)
+            talent[s] = value_bit if status == 1 else np.int64(0)
             continue
         status = rule_status(kind, colours, values, subset)
         if status < 2:
@@ -1672,7 +1670,7 @@ def _seat_after(seat, rel, num):
     return other - num if other >= num else other
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def nazi_in_slot(state, slot):
     """The Nazi face up in ``slot`` (0: top of the stack, 1..4: spaces), or -1."""
     if slot == 0:
@@ -1688,12 +1686,12 @@ def face_up_count(state):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has_hand(state, seat):
     return state.character[seat] != D.KRAPOTKE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fronts_face_holder(state, holder):
     """How ``holder`` holds her cards: fronts towards herself, or towards the others. Maria "holds
     the cards the wrong way round"; in Blind Trust everyone does, except God ("she sees the fronts")."""
@@ -1713,7 +1711,7 @@ def knows_front(state, viewer, holder, slot):
     return (fronts_known(state, viewer, holder) >> slot & 1) != 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fronts_known(state, viewer, holder):
     """The slots of ``holder``'s hand (bits) whose fronts ``viewer`` knows: it faces the viewer,
     the hands lie open, or someone who sees it shares it (full communication). A holder whose
@@ -2101,14 +2099,13 @@ def _fill_argue_mask(state, seat, slot, nazi, mask, normal, talent, accepted, un
     (``unknown`` slots): she cannot see what she lays, so the rules are checked when it is laid."""
     base = A_ARGUE + slot * NUM_SUBSETS
     room = fitting_values(state, nazi, state.character[seat] == D.MARIA)
-    ready = state.talent_ready[seat]
-    for s in range(NUM_SUBSETS):
+    talent_ok = np.int64(-1) if state.talent_ready[seat] else np.int64(0)  # (all bits or none)
+    for s in range(NUM_SUBSETS):  # (without branches: the conditions vary from subset to subset)
         subset = SUBSETS[s]
-        if subset & unknown:
-            if subset & arguments == subset:
-                mask[base + s] = 1
-        elif subset & accepted == subset and (normal[s] | (talent[s] if ready else np.int64(0))) & room:
-            mask[base + s] = 1
+        blind = (subset & unknown) != 0
+        laid_blind = blind & ((subset & arguments) == subset)
+        fits = ((subset & accepted) == subset) & (((normal[s] | (talent[s] & talent_ok)) & room) != 0)
+        mask[base + s] = laid_blind | (fits & (not blind))  # (the row was cleared: a 0 changes nothing)
 
 
 @njit(cache=True, inline="always")
