@@ -2,6 +2,7 @@
 
     python -m benchmarks.voll_auf_die_18_speed
     python -m benchmarks.voll_auf_die_18_speed --views
+    python -m benchmarks.voll_auf_die_18_speed --ab OTHER_TREE [--rounds 5]
 
 Decisions per second (joint steps, as benchmarks/throughput.py counts them) of
 ``VectorGame.random_steps`` with 1024 games, 1 thread and all threads, at 2 and 4 players; then
@@ -156,9 +157,55 @@ def views_main(argv):
     print(f"wrote {path}")
 
 
+def rate_main(argv):
+    """``--rate PLAYERS THREADS``: one line, the median decisions/s of 5 runs of 200 random steps of
+    1024 games (what ``--ab`` runs in each tree)."""
+    players, threads = int(argv[1]), int(argv[2])
+    vg = VectorGame("voll_auf_die_18_v0", 1024, seed=0, num_players=players)
+    vg.reset()
+    numba.set_num_threads(threads)
+    vg.random_steps(20)
+    print(median_rate(lambda: vg.random_steps(200), 5), flush=True)
+
+
+def ab_main(argv):
+    """``--ab OTHER_TREE [--rounds N]``: decisions/s of this checkout against another one (e.g. a
+    ``git archive`` of the commit to compare with, its numba cache warmed), at 2 and 4 players, 1
+    and all threads, in fresh processes that alternate between the trees round by round (so load
+    drifts hit both alike); prints each round and the medians."""
+    import subprocess
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--ab", required=True)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args(argv)
+    trees = {"this": os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "other": os.path.abspath(args.ab)}
+    cases = [(p, t) for p in (2, 4) for t in (1, numba.config.NUMBA_NUM_THREADS)]
+    rates = {(name, case): [] for name in trees for case in cases}
+    for r in range(args.rounds):
+        for case in cases:
+            order = list(trees.items()) if r % 2 == 0 else list(trees.items())[::-1]
+            for name, tree in order:
+                env = dict(os.environ, PYTHONPATH=tree)
+                out = subprocess.run([sys.executable, "-m", "benchmarks.voll_auf_die_18_speed", "--rate", *map(str, case)],
+                                     cwd=tree, env=env, capture_output=True, text=True, check=True).stdout
+                rates[name, case].append(float(out.split()[-1]))
+            print(f"round {r}: {case[0]}p x{case[1]}t " + ", ".join(
+                f"{name} {rates[name, case][-1] / 1e6:.3f}" for name in trees) + " M decisions/s", flush=True)
+    for case in cases:
+        this, other = (statistics.median(rates[name, case]) for name in trees)
+        print(f"{case[0]}p x{case[1]}t: this {this / 1e6:.3f}, other {other / 1e6:.3f} M decisions/s "
+              f"(median of {args.rounds}), ratio {this / other:.2f}")
+
+
 def main():
     if "--views" in sys.argv[1:]:
         views_main(sys.argv[1:])
+        return
+    if sys.argv[1:2] == ["--rate"]:
+        rate_main(sys.argv[1:])
+        return
+    if "--ab" in sys.argv[1:]:
+        ab_main(sys.argv[1:])
         return
     for players in (2, 4):
         vg = VectorGame("voll_auf_die_18_v0", 1024, seed=0, num_players=players)

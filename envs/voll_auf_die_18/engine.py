@@ -544,11 +544,9 @@ def subset_readings(kind, colours, values, halves, present, normal, talent):
             code = ((codes[0] if subset & 1 else 0) + (codes[1] if subset & 2 else 0)
                     + (codes[2] if subset & 4 else 0) + (codes[3] if subset & 8 else 0))
             status = code_status(kind, code, SUBSET_SIZE[s])
-            if status < 2:
-                if status == 0:
-                    normal[s] = np.int64(1) << (code >> CODE_SUM)
-                else:
-                    talent[s] = np.int64(1) << (code >> CODE_SUM)
+            value_bit = np.int64(1) << (code >> CODE_SUM)  # (selects, not branches: status varies)
+            normal[s] = value_bit if status == 0 else np.int64(0)
+            talent[s] = value_bit if status == 1 else np.int64(0)
             continue
         status = rule_status(kind, colours, values, subset)
         if status < 2:
@@ -1346,7 +1344,6 @@ def _teams_of_at_most(state, nazis, count, cards, n, opt_bits, opt_value, larges
     """:func:`nazis_fit` with argumentations of at most ``largest`` Arguments and a search budget:
     1, 0, -1 (more than MAX_CLOSED cards fit, or the options overflow), -2 (the budget ran out)."""
     seats = int(state.num_players)
-    relax = (state.labels & D.L_TALENTS) != 0
     iqs = np.zeros(count, np.int64)
     everyone = np.zeros(count, np.int64)
     opt_start = np.zeros(count * seats + 1, np.int64)
@@ -1355,16 +1352,86 @@ def _teams_of_at_most(state, nazis, count, cards, n, opt_bits, opt_value, larges
         nazi = nazis[j]
         allowed, banned, everyone[j] = nazi_rules(state, nazi)
         iqs[j] = NAZI_IQ[nazi]
-        for s in range(seats):
-            start = end
-            end = card_options_upto(state.character[s], relax, cards, n, allowed, banned, opt_bits, opt_value, start,
-                                    largest)
-            if end < 0:
-                return -1
-            _sort_by_value(opt_bits, opt_value, start, end)
-            opt_start[j * seats + s + 1] = end
+        end = _list_seat_options(state, cards, n, allowed, banned, opt_bits, opt_value, end, opt_start, j * seats,
+                                 largest)
+        if end < 0:
+            return -1
     found = teams_fit(iqs, everyone, min_team(state), seats, opt_start, opt_bits, opt_value, budget)
     return -2 if found == -1 else found
+
+
+@njit(cache=True)
+def _list_seat_options(state, cards, n, allowed, banned, opt_bits, opt_value, end, opt_start, first, largest):
+    """Every seat's argumentations of at most ``largest`` of ``cards[:n]`` at a Nazi with these rules
+    (:func:`card_options_upto`, talents as in :func:`nazis_fit`), appended from ``end``, each seat's
+    sorted by value and ending at ``opt_start[first + seat + 1]``; returns the new end, or -1 as
+    card_options_upto does."""
+    relax = (state.labels & D.L_TALENTS) != 0
+    for s in range(int(state.num_players)):
+        start = end
+        end = card_options_upto(state.character[s], relax, cards, n, allowed, banned, opt_bits, opt_value, start,
+                                largest)
+        if end < 0:
+            return -1
+        _sort_by_value(opt_bits, opt_value, start, end)
+        opt_start[first + s + 1] = end
+    return end
+
+
+@njit(cache=True)
+def quick_fit_any(state, nazis, count, cards, n):
+    """Whether :func:`quick_fit` holds for one of ``nazis[:count]`` alone: the same searches, but a
+    Nazi with the rules of the one before searches the argumentations listed for it (they depend on
+    the rules, not on the IQ, and listing them is most of a quick search's time)."""
+    seats = int(state.num_players)
+    opt_bits = np.empty(QUICK_OPTIONS, np.int64)
+    opt_value = np.empty(QUICK_OPTIONS, np.int64)
+    opt_start = np.zeros(seats + 1, np.int64)
+    iqs = np.zeros(1, np.int64)
+    everyone = np.zeros(1, np.int64)
+    end, last = -1, (-1, -1, -1)
+    for j in range(count):
+        rules = nazi_rules(state, nazis[j])
+        if rules != last:
+            allowed, banned, everyone[0] = rules
+            end = _list_seat_options(state, cards, n, allowed, banned, opt_bits, opt_value, 0, opt_start, 0, 2)
+            last = rules
+        if end >= 0:  # (-1: quick_fit's _teams_of_at_most is -1 for each of them)
+            iqs[0] = NAZI_IQ[nazis[j]]
+            if teams_fit(iqs, everyone, min_team(state), seats, opt_start, opt_bits, opt_value, QUICK_BUDGET) == 1:
+                return True
+    return False
+
+
+@njit(cache=True)
+def full_fit_any(state, nazis, count, cards, n):
+    """Whether :func:`full_fit` is nonzero for one of ``nazis[:count]`` alone, sharing the listed
+    argumentations between Nazis with the same rules as :func:`quick_fit_any` does (with full_fit's
+    second, larger listing when the first overflows)."""
+    seats = int(state.num_players)
+    small = np.empty((2, FIRST_OPTIONS), np.int64)
+    large = np.empty((2, 0), np.int64)  # (allocated when a listing overflows the small arrays)
+    opt_start = np.zeros(seats + 1, np.int64)
+    iqs = np.zeros(1, np.int64)
+    everyone = np.zeros(1, np.int64)
+    in_large, last = False, (-1, -1, -1)
+    for j in range(count):
+        rules = nazi_rules(state, nazis[j])
+        if rules != last:
+            allowed, banned, everyone[0] = rules
+            in_large = False
+            if _list_seat_options(state, cards, n, allowed, banned, small[0], small[1], 0, opt_start, 0, 4) < 0:
+                if large.shape[1] == 0:
+                    large = np.empty((2, MAX_CARD_OPTIONS), np.int64)
+                if _list_seat_options(state, cards, n, allowed, banned, large[0], large[1], 0, opt_start, 0, 4) < 0:
+                    return True  # (full_fit is -1: not known)
+                in_large = True
+            last = rules
+        iqs[0] = NAZI_IQ[nazis[j]]
+        options = large if in_large else small
+        if teams_fit(iqs, everyone, min_team(state), seats, opt_start, options[0], options[1], SEARCH_BUDGET) != 0:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -1524,12 +1591,8 @@ def lost_reason(state):
     # search for the Nazis before it.
     if n <= 64 and hand_teams_fit(state, nazis, count):
         return END_NONE
-    for j in range(count):
-        if quick_fit(state, nazis[j:j + 1], 1, cards, n):
-            return END_NONE
-    for j in range(count):
-        if full_fit(state, nazis[j:j + 1], 1, cards, n) != 0:
-            return END_NONE
+    if quick_fit_any(state, nazis, count, cards, n) or full_fit_any(state, nazis, count, cards, n):
+        return END_NONE
     return END_STUCK
 
 
@@ -1607,7 +1670,7 @@ def _seat_after(seat, rel, num):
     return other - num if other >= num else other
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def nazi_in_slot(state, slot):
     """The Nazi face up in ``slot`` (0: top of the stack, 1..4: spaces), or -1."""
     if slot == 0:
@@ -1623,12 +1686,12 @@ def face_up_count(state):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has_hand(state, seat):
     return state.character[seat] != D.KRAPOTKE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fronts_face_holder(state, holder):
     """How ``holder`` holds her cards: fronts towards herself, or towards the others. Maria "holds
     the cards the wrong way round"; in Blind Trust everyone does, except God ("she sees the fronts")."""
@@ -1648,7 +1711,7 @@ def knows_front(state, viewer, holder, slot):
     return (fronts_known(state, viewer, holder) >> slot & 1) != 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fronts_known(state, viewer, holder):
     """The slots of ``holder``'s hand (bits) whose fronts ``viewer`` knows: it faces the viewer,
     the hands lie open, or someone who sees it shares it (full communication). A holder whose
@@ -1689,9 +1752,8 @@ def cards_held(state, seat):
     count = 0
     for i in range(HAND):
         count += state.hand[seat, i] >= 0
-    for card in range(NUM_ARG):
-        if state.card_loc[card] == LOC_POOL and state.card_seat[card] == seat:
-            count += 1
+    for card in range(NUM_ARG):  # (branch-free: the compiler vectorises it)
+        count += (state.card_loc[card] == LOC_POOL) & (state.card_seat[card] == seat)
     return count
 
 
@@ -2037,19 +2099,19 @@ def _fill_argue_mask(state, seat, slot, nazi, mask, normal, talent, accepted, un
     (``unknown`` slots): she cannot see what she lays, so the rules are checked when it is laid."""
     base = A_ARGUE + slot * NUM_SUBSETS
     room = fitting_values(state, nazi, state.character[seat] == D.MARIA)
-    ready = state.talent_ready[seat]
-    for s in range(NUM_SUBSETS):
+    talent_ok = np.int64(-1) if state.talent_ready[seat] else np.int64(0)  # (all bits or none)
+    for s in range(NUM_SUBSETS):  # (without branches: the conditions vary from subset to subset)
         subset = SUBSETS[s]
-        if subset & unknown:
-            if subset & arguments == subset:
-                mask[base + s] = 1
-        elif subset & accepted == subset and (normal[s] | (talent[s] if ready else np.int64(0))) & room:
-            mask[base + s] = 1
+        blind = (subset & unknown) != 0
+        laid_blind = blind & ((subset & arguments) == subset)
+        fits = ((subset & accepted) == subset) & (((normal[s] | (talent[s] & talent_ok)) & room) != 0)
+        mask[base + s] = laid_blind | (fits & (not blind))  # (the row was cleared: a 0 changes nothing)
 
 
 @njit(cache=True, inline="always")
-def _fill_other_masks(state, seat, mask, bib, bib_count, held, unknown):
-    """Every action but arguing (``held``: the cards the seat holds, in hand and laid in pools)."""
+def _fill_other_masks(state, seat, mask, bib_low, bib_high, held, unknown):
+    """Every action but arguing (``held``: the cards the seat holds, in hand and laid in pools;
+    ``bib_low``/``bib_high``: the Bib's cards, :func:`_bib_word`)."""
     num = int(state.num_players)
     mask[A_WAIT] = 1
     for slot in range(NUM_SLOTS):
@@ -2070,7 +2132,7 @@ def _fill_other_masks(state, seat, mask, bib, bib_count, held, unknown):
                 for i in range(HAND):
                     if state.hand[seat, i] >= 0:
                         mask[A_ACCEPT + (rel - 1) * HAND + i] = 1
-        _fill_bib_mask(state, seat, mask, unknown, bib, bib_count, held < HAND and may_draw_from_bib(state))
+        _fill_bib_mask(state, seat, mask, unknown, bib_low, bib_high, held < HAND and may_draw_from_bib(state))
     _fill_expand_mask(state, seat, mask, unknown)
     if state.character[seat] == D.KRAPOTKE:
         all_home = True
@@ -2095,25 +2157,35 @@ def may_tell(state, target):
 
 
 @njit(cache=True, inline="always")
-def _fill_bib_mask(state, seat, mask, unknown, bib, bib_count, owed):
+def _fill_bib_mask(state, seat, mask, unknown, bib_low, bib_high, owed):
     """Bib swaps (same colour or value; for a card whose front she does not know, any: the Bib
     checks) and, into an empty slot, draws (when ``owed``: the seat holds fewer than 4 and hand
-    cards may come from the Bib)."""
+    cards may come from the Bib). The Bib's cards come as bits (:func:`_bib_word`); a card's
+    partners are those bits ANDed with the cards of its colour or value (COLOUR_CARDS,
+    VALUE_CARDS), so only the legal entries are visited."""
     for i in range(HAND):
         mine = state.hand[seat, i]
         if mine >= NUM_ARG:  # Razupaltuff never goes into the Bib
             continue
         if mine < 0 and not owed:
             continue
-        base = A_BIB + i * NUM_ARG
-        if mine < 0 or unknown >> i & 1:
-            for b in range(bib_count):
-                mask[base + bib[b]] = 1
-            continue
-        colour, value = CARD_COLOUR[mine], CARD_VALUE[mine]
-        for b in range(bib_count):  # (this region of the mask is only written here: 0 stays 0)
-            card = bib[b]
-            mask[base + card] = (CARD_COLOUR[card] == colour) | (CARD_VALUE[card] == value)
+        low, high = bib_low, bib_high
+        if mine >= 0 and not unknown >> i & 1:
+            colour, value = CARD_COLOUR[mine], CARD_VALUE[mine]
+            low &= COLOUR_CARDS[colour, 0] | VALUE_CARDS[value, 0]
+            high &= COLOUR_CARDS[colour, 1] | VALUE_CARDS[value, 1]
+        base = A_BIB + i * NUM_ARG  # (this region of the mask is only written here: 0 stays 0)
+        _set_bits(mask, base, low)
+        _set_bits(mask, base + CARD_WORD, high)
+
+
+@njit(cache=True, inline="always")
+def _set_bits(mask, base, bits):
+    """mask[base + k] = 1 for every bit k of ``bits``."""
+    while bits:
+        low = bits & -bits
+        mask[base + count_bits(low - 1)] = 1  # (the popcount below a lone bit is its index)
+        bits ^= low
 
 
 @njit(cache=True)
@@ -2216,6 +2288,35 @@ S_TALENT = S_NORMAL + NUM_SUBSETS
 SEAT_ROW = S_TALENT + NUM_SUBSETS
 
 
+# Sets of Arguments as bits of two words (ids 0-49 and 50-98): 50 bits a word keep the arithmetic on
+# positive int64, the same compiled and as plain Python.
+CARD_WORD = 50
+
+
+def _card_sets():
+    """The Arguments of each colour and of each value (0-6), as pairs of card words."""
+    colour = np.zeros((D.NUM_COLOURS, 2), np.int64)
+    value = np.zeros((7, 2), np.int64)
+    for card in range(NUM_ARG):
+        word, bit = divmod(card, CARD_WORD)
+        colour[CARD_COLOUR[card], word] |= 1 << bit
+        value[CARD_VALUE[card], word] |= 1 << bit
+    return colour, value
+
+
+COLOUR_CARDS, VALUE_CARDS = _card_sets()
+
+
+@njit(cache=True, inline="always")
+def _bib_word(card_loc, start):
+    """The Arguments start..start + CARD_WORD - 1 (up to the last) that lie in the Bib, as bits
+    (bit k: card start + k): a loop without branches or stores, which the compiler vectorises."""
+    bits = np.int64(0)
+    for card in range(start, min(start + CARD_WORD, NUM_ARG)):
+        bits |= np.int64(card_loc[card] == LOC_BIB) << (card - start)
+    return bits
+
+
 @njit(cache=True, inline="always")
 def _pooled_bit(loc, seat):
     """A card's share of the per-seat pool counts packed 8 bits a seat: 1 << (8 * seat) if it lies in
@@ -2252,22 +2353,20 @@ def refresh_seats(state, seats):
             idle |= 1 << seat
     if idle == 0:
         return
-    bib = np.empty(NUM_ARG, np.int64)  # the Bib's cards
-    bib_count = 0
-    pooled = np.int64(0)  # the cards each seat laid in pools, 8 bits a seat (_pooled_bit)
-    for card in range(NUM_ARG):  # (branch-free, as in _write_cards)
-        loc = state.card_loc[card]
-        bib[bib_count] = card
-        bib_count += loc == LOC_BIB
-        pooled += _pooled_bit(loc, state.card_seat[card])
+    # The Bib's cards as bits and the cards each seat laid in pools (8 bits a seat, _pooled_bit):
+    # separate loops without branches or stores vectorise (a list of the Bib's cards would not).
+    bib_low, bib_high = _bib_word(state.card_loc, 0), _bib_word(state.card_loc, CARD_WORD)
+    pooled = np.int64(0)
+    for card in range(NUM_ARG):
+        pooled += _pooled_bit(state.card_loc[card], state.card_seat[card])
     row = np.empty(SEAT_ROW, np.int64)
     for seat in range(num):
         if idle >> seat & 1:
-            _refresh_seat(state, seat, row, bib, bib_count, pooled >> (8 * seat) & 0xFF)
+            _refresh_seat(state, seat, row, bib_low, bib_high, pooled >> (8 * seat) & 0xFF)
 
 
 @njit(cache=True, inline="always")
-def _refresh_seat(state, seat, row, bib, bib_count, pooled):
+def _refresh_seat(state, seat, row, bib_low, bib_high, pooled):
     """An idle seat's mask. Its cards are evaluated once (:func:`subset_readings`, into ``row``); each
     face-up Nazi then only filters that table with bit operations. ``pooled``: the cards it laid."""
     colours, values, halves = row[S_COLOURS:S_COLOURS + 4], row[S_VALUES:S_VALUES + 4], row[S_HALVES:S_HALVES + 4]
@@ -2282,7 +2381,7 @@ def _refresh_seat(state, seat, row, bib, bib_count, pooled):
             arguments |= 1 << i
     _seat_cards(state, seat, -1, colours, values, halves, usable)
     unknown = unknown_slots(state, seat)
-    _fill_other_masks(state, seat, mask, bib, bib_count, held, unknown)
+    _fill_other_masks(state, seat, mask, bib_low, bib_high, held, unknown)
     present = 0
     for i in range(4):
         present |= int(usable[i]) << i

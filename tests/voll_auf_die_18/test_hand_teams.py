@@ -101,3 +101,24 @@ def test_a_hand_lists_as_among_all_cards(players, chapter, seed):
                     continue
                 own = listed(kind, relax, hand, len(hand), allowed, banned)
                 assert own == {(used, v) for used, v in among_all if used <= set(hand.tolist())}
+
+
+@pytest.mark.parametrize("players,chapter,seed", CASES + [(3, 4, 19), (4, 11, 20), (2, 18, 21), (5, 19, 22)])
+def test_shared_listings_answer_as_each_search(players, chapter, seed):
+    """quick_fit_any / full_fit_any (Nazis with the same rules share the listed argumentations) answer
+    as quick_fit / full_fit asked for each Nazi coming face up alone."""
+    searched = 0
+    for state in played_states(players, chapter, seed):
+        cards = np.zeros(E.NUM_ARG, np.int64)
+        n = E.closed_cards(state, cards)
+        if n < 0:
+            continue
+        nazis = np.zeros(18, np.int64)
+        count = E.coming_face_up(state, nazis)
+        quick = any(E.quick_fit(state, nazis[j:j + 1].copy(), 1, cards, n) for j in range(count))
+        full = any(E.full_fit(state, nazis[j:j + 1].copy(), 1, cards, n) != 0 for j in range(count))
+        assert bool(E.quick_fit_any(state, nazis, count, cards, n)) == quick
+        assert bool(E.full_fit_any(state, nazis, count, cards, n)) == full
+        searched += 1
+    if chapter in (1, 6):
+        assert searched > 0
