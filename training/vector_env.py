@@ -3,7 +3,8 @@
 :class:`LearnerVecEnv` (turn-based games) is an SB3 ``VecEnv`` whose ``num_envs`` sub-envs are
 games in one batch. In each game one seat, drawn at random each episode, is the learner; every
 other seat is an opponent drawn from the pool per episode: a random player (moved inside numba),
-the game's heuristic agent (a Python call, the one per-game Python cost left), or a frozen
+the game's heuristic agent (one compiled call over every game waiting on it where the game's
+strategy is compiled, agents/heuristic; else a Python call per decision), or a frozen
 snapshot of the learner (all games waiting on one snapshot share one torch forward). After the
 learner's action the opponents move until it is the learner's turn again; the reward returned is
 the learner's own, summed over that span. Games restart inside the batch, and
@@ -33,7 +34,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvObs, VecEnvStepR
 import envs
 from envs.core import learner as K
 from envs.core.game import IllegalActionError
-from envs.core.rng import derive_seed, seed_rng
+from envs.core.rng import RNG, derive_seed, seed_rng
 from envs.core.state import new_states
 from training.presets import DEFAULT_POOL_WEIGHTS
 
@@ -206,8 +207,11 @@ class LearnerVecEnv(_BatchBase):
             raise ValueError(f"learner_seat must be a seat 0..{self.num_players - 1} or None, got {learner_seat!r}")
         self._fixed_learner = -1 if learner_seat is None else int(learner_seat)
         self.snapshots = []
-        self._heuristics = {}  # (game, seat) -> [agent, episode it was reset for]
+        self._heuristics = {}  # (game, seat) -> [agent, episode it was reset for]: Python-only heuristics
         self._heuristic_seed = heuristic_seed
+        self._heuristic_rngs = np.zeros(num_envs * self.num_players, RNG)  # one stream per (game, seat)
+        for stream in range(self._heuristic_rngs.size):
+            seed_rng(self._heuristic_rngs[stream], derive_seed(heuristic_seed, stream, 2**61))
         size, actions = self.game.layout.size, self.game.num_actions
         self._obs = np.zeros((num_envs, size), np.float32)
         self._masks = np.zeros((num_envs, actions), np.int8)
@@ -224,10 +228,11 @@ class LearnerVecEnv(_BatchBase):
         weights = np.asarray(weights, np.float64)
         if weights.shape != (3,) or (weights < 0).any() or weights[:2].sum() <= 0:
             raise ValueError("weights are (random, heuristic, snapshot) odds >= 0, random + heuristic > 0")
+        self._heuristic_rows = None  # the game's compiled heuristic (None: Python-only, or not asked for)
         if weights[1] > 0:
-            from agents.heuristic import heuristic_for
+            from agents.heuristic import batched_heuristic
 
-            heuristic_for(self.env_id)  # a clear error now if the game has none
+            self._heuristic_rows = batched_heuristic(self.env_id)  # a clear error now if the game has none
         self.weights = weights
 
     def add_snapshot(self, policy: BatchPolicy) -> None:
@@ -294,10 +299,16 @@ class LearnerVecEnv(_BatchBase):
 
     def _heuristic_actions(self, games, seats, kinds, obs, masks, actions):
         started = time.perf_counter()
-        for k in np.flatnonzero(kinds == K.HEURISTIC):
-            i, seat = int(games[k]), int(seats[k])
-            agent = self._heuristic_for(i, seat)
-            actions[k] = agent.act(obs[k], masks[k], {})
+        rows = np.flatnonzero(kinds == K.HEURISTIC)
+        if rows.size and self._heuristic_rows is not None:
+            streams = games[rows] * self.num_players + seats[rows]
+            chosen = np.empty(rows.size, np.int64)
+            self._heuristic_rows(obs[rows], masks[rows], self.num_players, self._heuristic_rngs, streams, chosen)
+            actions[rows] = chosen
+        else:
+            for k in rows:
+                agent = self._heuristic_for(int(games[k]), int(seats[k]))
+                actions[k] = agent.act(obs[k], masks[k], {})
         self.timings["heuristic"] += time.perf_counter() - started
 
     def _heuristic_for(self, i, seat):

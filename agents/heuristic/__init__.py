@@ -1,19 +1,46 @@
 """Rule-based agents, one module per game: ``agents/heuristic/<game>.py`` defines
-``HeuristicAgent`` (an :class:`agents.base.Agent`) for env id ``<game>_v0``."""
+``HeuristicAgent`` (an :class:`agents.base.Agent`) for env id ``<game>_v0``.
+
+A game whose strategy is compiled also defines, at module level, the numba function every
+caller shares (the agent's ``act``, the batched training env's opponents)::
+
+    @njit(cache=True)
+    def choose_rows(obs, masks, num_players, rngs, streams, out):
+        # out[k] = the action for observation obs[k] (float32) with legal mask masks[k] (int8),
+        # drawing any randomness from the generator record rngs[streams[k]] (envs.core.rng.RNG)
+
+and its ``HeuristicAgent`` derives from :class:`CompiledHeuristic`, which runs ``choose_rows``
+on one row. The strategy reads only the observation and the mask, like every agent.
+"""
 
 import importlib
 
+import numpy as np
 
-def heuristic_for(env_id, seed=None):
-    """A new heuristic agent for ``env_id`` (ValueError if the game has none yet)."""
+from envs.core.rng import RNG, seed_rng
+
+from .. import base
+
+
+def _module(env_id):
     game = env_id.rsplit("_v", 1)[0]
     try:
-        module = importlib.import_module(f"{__name__}.{game}")
+        return importlib.import_module(f"{__name__}.{game}")
     except ModuleNotFoundError as error:
         if error.name != f"{__name__}.{game}":
             raise
         raise ValueError(f"no heuristic agent for {env_id!r}") from None
-    return module.HeuristicAgent(seed=seed)
+
+
+def heuristic_for(env_id, seed=None):
+    """A new heuristic agent for ``env_id`` (ValueError if the game has none yet)."""
+    return _module(env_id).HeuristicAgent(seed=seed)
+
+
+def batched_heuristic(env_id):
+    """The game's compiled ``choose_rows`` (see the module doc), or None if its heuristic is
+    Python only (ValueError if the game has none)."""
+    return getattr(_module(env_id), "choose_rows", None)
 
 
 def has_heuristic(env_id):
@@ -23,3 +50,38 @@ def has_heuristic(env_id):
     except ValueError:
         return False
     return True
+
+
+class CompiledHeuristic(base.Agent):
+    """A heuristic agent whose whole strategy is its module's compiled ``choose_rows``.
+
+    Its random choices (ties, bluffs) come from one generator record seeded from ``self.rng``,
+    so ``seed`` fixes them as for any agent."""
+
+    name = "heuristic"
+    #: The module's ``choose_rows``; subclasses set it with ``staticmethod``.
+    choose_rows = None
+
+    def __init__(self, seed=None):
+        super().__init__(seed)
+        self._rngs = np.zeros(1, RNG)
+        self._streams = np.zeros(1, np.int64)
+        self._out = np.zeros(1, np.int64)
+        self._seed_record()
+
+    def seed(self, seed):
+        super().seed(seed)
+        self._seed_record()
+
+    def _seed_record(self):
+        seed_rng(self._rngs[0], int(self.rng.integers(2**63)))
+
+    def reset(self, seat, env_id, config):
+        super().reset(seat, env_id, config)
+        self.num_players = int(config["num_players"])
+
+    def act(self, observation, action_mask, info=None):
+        obs = np.ascontiguousarray(observation, np.float32)[None]
+        mask = np.ascontiguousarray(action_mask, np.int8)[None]
+        self.choose_rows(obs, mask, self.num_players, self._rngs, self._streams, self._out)
+        return int(self._out[0])
