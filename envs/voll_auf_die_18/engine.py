@@ -1380,57 +1380,54 @@ def _list_seat_options(state, cards, n, allowed, banned, opt_bits, opt_value, en
 
 @njit(cache=True)
 def quick_fit_any(state, nazis, count, cards, n):
-    """Whether :func:`quick_fit` holds for one of ``nazis[:count]`` alone: the same searches, but a
-    Nazi with the rules of the one before searches the argumentations listed for it (they depend on
-    the rules, not on the IQ, and listing them is most of a quick search's time)."""
-    seats = int(state.num_players)
-    opt_bits = np.empty(QUICK_OPTIONS, np.int64)
-    opt_value = np.empty(QUICK_OPTIONS, np.int64)
-    opt_start = np.zeros(seats + 1, np.int64)
-    iqs = np.zeros(1, np.int64)
-    everyone = np.zeros(1, np.int64)
-    end, last = -1, (-1, -1, -1)
-    for j in range(count):
-        rules = nazi_rules(state, nazis[j])
-        if rules != last:
-            allowed, banned, everyone[0] = rules
-            end = _list_seat_options(state, cards, n, allowed, banned, opt_bits, opt_value, 0, opt_start, 0, 2)
-            last = rules
-        if end >= 0:  # (-1: quick_fit's _teams_of_at_most is -1 for each of them)
-            iqs[0] = NAZI_IQ[nazis[j]]
-            if teams_fit(iqs, everyone, min_team(state), seats, opt_start, opt_bits, opt_value, QUICK_BUDGET) == 1:
-                return True
-    return False
+    """Whether :func:`quick_fit` holds for one of ``nazis[:count]`` alone (see :func:`_fit_any`)."""
+    return _fit_any(state, nazis, count, cards, n, 2, QUICK_BUDGET, QUICK_OPTIONS, 0, False)
 
 
 @njit(cache=True)
 def full_fit_any(state, nazis, count, cards, n):
-    """Whether :func:`full_fit` is nonzero for one of ``nazis[:count]`` alone, sharing the listed
-    argumentations between Nazis with the same rules as :func:`quick_fit_any` does (with full_fit's
-    second, larger listing when the first overflows)."""
+    """Whether :func:`full_fit` is nonzero for one of ``nazis[:count]`` alone (see :func:`_fit_any`;
+    with full_fit's second, larger listing when the first overflows)."""
+    return _fit_any(state, nazis, count, cards, n, 4, SEARCH_BUDGET, FIRST_OPTIONS, MAX_CARD_OPTIONS, True)
+
+
+@njit(cache=True)
+def _fit_any(state, nazis, count, cards, n, largest, budget, first_size, retry_size, unknown_fits):
+    """Whether a search with argumentations of at most ``largest`` Arguments finds teams for one of
+    ``nazis[:count]`` alone. A Nazi with the rules of the one before searches the argumentations
+    listed for it (they depend on the rules, not on the IQ, and listing them is most of a search's
+    time). A listing that overflows ``first_size`` options is redone into ``retry_size`` (0: not);
+    an answer not known (the listing overflows, the budget runs out) counts as a fit when
+    ``unknown_fits`` (the full search: the position counts as winnable), else as none."""
     seats = int(state.num_players)
-    small = np.empty((2, FIRST_OPTIONS), np.int64)
-    large = np.empty((2, 0), np.int64)  # (allocated when a listing overflows the small arrays)
+    first = np.empty((2, first_size), np.int64)
+    retry = np.empty((2, 0), np.int64)  # (allocated when a listing overflows the first arrays)
+    options = first
     opt_start = np.zeros(seats + 1, np.int64)
     iqs = np.zeros(1, np.int64)
     everyone = np.zeros(1, np.int64)
-    in_large, last = False, (-1, -1, -1)
+    listed, last = False, (-1, -1, -1)
     for j in range(count):
         rules = nazi_rules(state, nazis[j])
         if rules != last:
             allowed, banned, everyone[0] = rules
-            in_large = False
-            if _list_seat_options(state, cards, n, allowed, banned, small[0], small[1], 0, opt_start, 0, 4) < 0:
-                if large.shape[1] == 0:
-                    large = np.empty((2, MAX_CARD_OPTIONS), np.int64)
-                if _list_seat_options(state, cards, n, allowed, banned, large[0], large[1], 0, opt_start, 0, 4) < 0:
-                    return True  # (full_fit is -1: not known)
-                in_large = True
+            options = first
+            listed = _list_seat_options(state, cards, n, allowed, banned, first[0], first[1], 0, opt_start, 0,
+                                        largest) >= 0
+            if not listed and retry_size > 0:
+                if retry.shape[1] == 0:
+                    retry = np.empty((2, retry_size), np.int64)
+                options = retry
+                listed = _list_seat_options(state, cards, n, allowed, banned, retry[0], retry[1], 0, opt_start, 0,
+                                            largest) >= 0
+            if not listed and unknown_fits:
+                return True
             last = rules
-        iqs[0] = NAZI_IQ[nazis[j]]
-        options = large if in_large else small
-        if teams_fit(iqs, everyone, min_team(state), seats, opt_start, options[0], options[1], SEARCH_BUDGET) != 0:
-            return True
+        if listed:
+            iqs[0] = NAZI_IQ[nazis[j]]
+            found = teams_fit(iqs, everyone, min_team(state), seats, opt_start, options[0], options[1], budget)
+            if found == 1 or (found == -1 and unknown_fits):
+                return True
     return False
 
 
