@@ -1,7 +1,9 @@
 """A rule-based Secret Hitler player for ``secret_hitler_v0``.
 
-It reads only its seat's observation (through the game's ``Layout`` views), which holds the whole
-game: it keeps no memory of its own. The strategy, by role:
+It reads only its seat's observation (at the game's ``Layout`` offsets), which holds the whole
+game: it keeps no memory of its own. The strategy is one compiled function, :func:`choose_rows`
+(agents/heuristic: the agent and the batched trainer's opponents both call it); its random
+choices (tie noise, framing) come from a generator record. The strategy, by role:
 
 **Liberal.** Keeps a suspicion score for every player from every election of the game: a fascist
 policy enacted by a government blames its president and chancellor (less when both claimed a
@@ -28,215 +30,263 @@ and those of known teammates, and only enacts the sixth, winning fascist policy.
 """
 
 import numpy as np
+from numba import njit
 
+from envs.core.rng import choice, uniform
 from envs.secret_hitler import engine as E
 
-from .. import base
+from . import CompiledHeuristic
 
 P = E.MAX_PLAYERS
+F, L, HITLER = E.FASCIST, E.LIBERAL, E.HITLER
+_O = {name: E.LAYOUT.offset(name) for name in E.LAYOUT.names}
+O_SEAT, O_ROLE, O_KNOWN, O_TRACK, O_PHASE = (_O[n] for n in ("seat", "role", "known_roles", "fascist_track", "phase"))
+O_VALID, O_PRESIDENTS, O_NOMINEES, O_JA = (_O[n] for n in ("hist_valid", "hist_president", "hist_nominee", "hist_ja"))
+O_PRES_CLAIM, O_CHANC_CLAIM = _O["hist_president_claim"], _O["hist_chancellor_claim"]
+O_POLICY, O_CHAOS, O_TARGETS = _O["hist_policy"], _O["hist_chaos"], _O["hist_target"]
+O_FALSE, O_CONFLICTS, O_CLAIMED = _O["false_claims"], _O["claim_conflicts"], _O["claimed_party"]
+O_LIES, O_DISCARDS, O_INVESTIGATION = _O["lies_seen"], _O["liberal_discards_seen"], _O["investigation"]
+O_NOT_HITLER, O_PRESIDENT, O_NOMINEE, O_TRACKER = (_O[n] for n in ("not_hitler", "president", "nominee", "tracker"))
+O_HAND, O_PASSED, O_DRAWN, O_PEEK = (_O[n] for n in ("hand", "passed", "drawn", "peek_seen"))
+ROLES, PHASES, TRACK, TRACKER = (E.LAYOUT.shape(n)[-1] for n in ("role", "phase", "fascist_track", "tracker"))
+PRES_CLAIMS, CHANC_CLAIMS = E.LAYOUT.shape("hist_president_claim")[1], E.LAYOUT.shape("hist_chancellor_claim")[1]
+NO_PRES_CLAIM, NO_CHANC_CLAIM = 4, 3  # the claim blocks' "no claim" entries
+
+#: Suspicion per unit of each track record (per fascist policy enacted, a government gets 1).
+FALSE_CLAIM, CONFLICT, CLAIMED_FASCIST, CLAIMED_LIBERAL = 2.0, 1.0, 1.5, 1.0
+LIE_SEEN, LIBERAL_DISCARD, INVESTIGATED = 6.0, 5.0, 10.0
+# The observation is float32 and the Python agent summed float32 products; the same here keeps
+# every threshold comparison (risk < 1.0 after five 0.2s) as it was.
+JA_BLAME = np.float32(0.2)
 
 
-class HeuristicAgent(base.Agent):
-    name = "heuristic"
-    #: Suspicion per unit of each track record (per fascist policy enacted, a government gets 1).
-    EVIDENCE = {"false_claim": 2.0, "conflict": 1.0, "claimed_fascist": 1.5, "claimed_liberal": 1.0,
-                "lie_seen": 6.0, "liberal_discard": 5.0, "investigated": 10.0}
+@njit(cache=True)
+def _argmax(obs, offset, size):
+    """numpy's argmax of ``obs[offset:offset + size]``: the first largest entry."""
+    best = 0
+    for k in range(1, size):
+        if obs[offset + k] > obs[offset + best]:
+            best = k
+    return best
 
-    def reset(self, seat, env_id, config):
-        super().reset(seat, env_id, config)
-        self.n = config["num_players"]
 
-    # ---- reading the observation -------------------------------------------------------------
+@njit(cache=True)
+def _one_hot(obs, offset, size):
+    """The set entry of a one-hot block, -1 when none is set."""
+    for k in range(size):
+        if obs[offset + k] != 0:
+            return _argmax(obs, offset, size)
+    return -1
 
-    def act(self, observation, action_mask, info=None):
-        v = E.LAYOUT.views(observation)
-        self.v, self.mask = v, action_mask
-        self.me = int(v["seat"].argmax())
-        self.role = int(v["role"].argmax())
-        self.team = {p for p in range(self.n) if v["known_roles"][p, E.FASCIST] or v["known_roles"][p, E.HITLER]}
-        self.hitler = next((p for p in range(self.n) if v["known_roles"][p, E.HITLER]), None)
-        self.alive = v["alive"][: self.n] > 0
-        self.fascists_enacted = int(v["fascist_track"].argmax())
-        self.zone = self.fascists_enacted >= E.HITLER_ZONE
-        self._suspicion_now = None
-        phase = int(v["phase"].argmax())
-        action = self._choose(phase)
-        if action is None or not action_mask[action]:
-            legal = np.flatnonzero(action_mask)
-            action = int(legal[self.rng.integers(legal.size)])
-        return int(action)
 
-    @property
-    def suspicion(self):
-        """This decision's suspicion of each seat, worked out only when the decision needs it
-        (legislating and claiming do not: they are most of the calls)."""
-        if self._suspicion_now is None:
-            self._suspicion_now = self._suspicion()
-        return self._suspicion_now
+@njit(cache=True)
+def _claim(obs, offset, size, no_claim):
+    k = _one_hot(obs, offset, size)
+    return -1 if k == no_claim else k
 
-    @property
-    def liberal_minded(self):
-        """Liberals, and Hitler posing as one."""
-        return self.role != E.FASCIST
 
-    def _rows(self):
-        v = self.v
-        for i in range(E.HISTORY):
-            if v["hist_valid"][i]:
-                yield i
-
-    @staticmethod
-    def _claim(one_hot, no_claim):
-        k = int(one_hot.argmax()) if one_hot.any() else -1
-        return None if k < 0 or k == no_claim else k
-
-    def _suspicion(self):
-        """Suspicion of each seat from the whole game's public record, plus private certainties."""
-        v = self.v
-        s = np.zeros(P)
-        for i in self._rows():
-            president, nominee = int(v["hist_president"][i].argmax()), int(v["hist_nominee"][i].argmax())
-            pres_claim = self._claim(v["hist_president_claim"][i], 4)
-            chanc_claim = self._claim(v["hist_chancellor_claim"][i], 3)
-            policy = int(v["hist_policy"][i].argmax()) if v["hist_policy"][i].any() else None
-            by_government = policy is not None and not v["hist_chaos"][i]
-            if by_government and policy == E.FASCIST:
-                forced = pres_claim == 3 and chanc_claim == 2
-                s[president] += 0.4 if forced else 1.0
-                s[nominee] += 0.4 if forced or chanc_claim == 2 else 1.0
-                s += 0.2 * v["hist_ja"][i]
-            elif by_government and policy == E.LIBERAL:
-                s[president] -= 0.5
-                s[nominee] -= 0.5
-        w = self.EVIDENCE
-        s += w["false_claim"] * v["false_claims"]  # e.g. "two liberals received" and a fascist enacted
-        s += w["conflict"] * v["claim_conflicts"]  # one of the government lies about the cards passed
-        s += w["claimed_fascist"] * v["claimed_party"][:, E.FASCIST] - w["claimed_liberal"] * v["claimed_party"][:, E.LIBERAL]
-        s += w["lie_seen"] * v["lies_seen"]  # lies it caught with its own cards, its peek or its own party
-        s += w["liberal_discard"] * v["liberal_discards_seen"]  # a chancellor who threw away a liberal it passed
-        s += w["investigated"] * (v["investigation"][:, E.FASCIST] - v["investigation"][:, E.LIBERAL])
-        if self.role == E.LIBERAL or self.role == E.HITLER:
-            s[self.me] = -100.0  # it trusts itself
-        if self.role == E.HITLER:
-            for p in self.team - {self.me}:
+@njit(cache=True)
+def suspicion(obs, me, role, team):
+    """Suspicion of each seat from the whole game's public record, plus private certainties."""
+    s = np.zeros(P)
+    for i in range(E.HISTORY):
+        if obs[O_VALID + i] == 0:
+            continue
+        president, nominee = _argmax(obs, O_PRESIDENTS + i * P, P), _argmax(obs, O_NOMINEES + i * P, P)
+        pres_claim = _claim(obs, O_PRES_CLAIM + i * PRES_CLAIMS, PRES_CLAIMS, NO_PRES_CLAIM)
+        chanc_claim = _claim(obs, O_CHANC_CLAIM + i * CHANC_CLAIMS, CHANC_CLAIMS, NO_CHANC_CLAIM)
+        policy = _one_hot(obs, O_POLICY + i * 2, 2)
+        by_government = policy >= 0 and obs[O_CHAOS + i] == 0
+        if by_government and policy == F:
+            forced = pres_claim == 3 and chanc_claim == 2  # 3 fascists drawn, 2 received
+            s[president] += 0.4 if forced else 1.0
+            s[nominee] += 0.4 if forced or chanc_claim == 2 else 1.0
+            for p in range(P):
+                s[p] += JA_BLAME * obs[O_JA + i * P + p]
+        elif by_government and policy == L:
+            s[president] -= 0.5
+            s[nominee] -= 0.5
+    for p in range(P):
+        s[p] += np.float32(FALSE_CLAIM) * obs[O_FALSE + p]  # e.g. "two liberals received" and a fascist enacted
+        s[p] += np.float32(CONFLICT) * obs[O_CONFLICTS + p]  # one of the government lies about the cards passed
+        s[p] += (np.float32(CLAIMED_FASCIST) * obs[O_CLAIMED + 2 * p + F]
+                 - np.float32(CLAIMED_LIBERAL) * obs[O_CLAIMED + 2 * p + L])
+        s[p] += np.float32(LIE_SEEN) * obs[O_LIES + p]  # caught with its own cards, its peek or its own party
+        s[p] += np.float32(LIBERAL_DISCARD) * obs[O_DISCARDS + p]  # threw away a liberal it was passed
+        s[p] += np.float32(INVESTIGATED) * (obs[O_INVESTIGATION + 2 * p + F] - obs[O_INVESTIGATION + 2 * p + L])
+    if role == L or role == HITLER:
+        s[me] = -100.0  # it trusts itself
+    if role == HITLER:
+        for p in range(P):
+            if team[p] and p != me:
                 s[p] -= 3.0  # a known teammate (5-6 players)
-        return s
+    return s
 
-    # ---- decisions ---------------------------------------------------------------------------
 
-    def _choose(self, phase):
-        if phase == E.NOMINATION:
-            return E.NOMINATE + self._pick(range(E.NOMINATE, E.NOMINATE + P), self._nominee_score)
-        if phase == E.ELECTION:
-            return E.VOTE_JA if self._vote_ja() else E.VOTE_NEIN
-        if phase == E.PRESIDENT_LEGISLATES:
-            return E.PRESIDENT_DISCARD + self._discard()
-        if phase == E.CHANCELLOR_LEGISLATES:
-            return self._chancellor()
-        if phase == E.VETO:
-            passed_fascists = self.v["passed"][E.FASCIST]
-            consent = self.role == E.LIBERAL and passed_fascists == 2
-            return E.CONSENT_VETO if consent else E.REFUSE_VETO
-        if phase in (E.PRESIDENT_CLAIM, E.CHANCELLOR_CLAIM):
-            return E.CLAIM_FASCISTS + self._session_claim(phase)
-        if phase == E.INVESTIGATION_CLAIM:
-            return E.CLAIM_PARTY + self._investigation_claim()
-        if phase == E.PEEK_CLAIM:
-            return E.CLAIM_FASCISTS + int(self.v["peek_seen"][:, E.FASCIST].sum())
-        if phase == E.INVESTIGATION:
-            return E.TARGET + self._pick(range(E.TARGET, E.TARGET + P), self._investigate_score)
-        if phase == E.SPECIAL_ELECTION:
-            return E.TARGET + self._pick(range(E.TARGET, E.TARGET + P), self._special_score)
-        if phase == E.EXECUTION:
-            return E.TARGET + self._pick(range(E.TARGET, E.TARGET + P), self._execute_score)
-        return None
+# Scores of a seat ``p`` for the seat-picking decisions (higher: picked).
+SCORE_NOMINEE, SCORE_INVESTIGATE, SCORE_SPECIAL, SCORE_EXECUTE = range(4)
 
-    def _pick(self, actions, score):
-        """The seat with the highest ``score`` among the legal ``actions`` (ties at random)."""
-        best, best_value = None, -np.inf
-        for offset, action in enumerate(actions):
-            if self.mask[action]:
-                value = score(offset) + 1e-3 * self.rng.random()
-                if value > best_value:
-                    best, best_value = offset, value
-        return best
 
-    def _nominee_score(self, p):
-        if self.role == E.FASCIST:
-            if self.zone and p == self.hitler:
+@njit(cache=True)
+def _seat_score(kind, p, role, team, hitler, zone, s, obs, rng):
+    fascist = role == F
+    if kind == SCORE_NOMINEE:
+        if fascist:
+            if zone and p == hitler:
                 return 100.0
-            bonus = 5.0 if p in self.team and p != self.hitler else 0.0
-            return bonus - self.suspicion[p]
-        cleared = self.v["not_hitler"][p] if self.zone else 0.0
-        return 2.0 * cleared - self.suspicion[p]
+            return (5.0 if team[p] and p != hitler else 0.0) - s[p]
+        cleared = obs[O_NOT_HITLER + p] if zone else 0.0
+        return 2.0 * cleared - s[p]
+    if kind == SCORE_INVESTIGATE:
+        if fascist:
+            return 0.0 if team[p] else 1.0 + uniform(rng)
+        return s[p]
+    if kind == SCORE_SPECIAL:
+        if fascist:
+            return (10.0 if team[p] else 0.0) - s[p]
+        return -s[p]
+    if fascist:  # SCORE_EXECUTE: the liberal the table trusts most
+        return -100.0 if team[p] else -s[p]
+    if role == HITLER and team[p]:
+        return -100.0
+    return s[p]
 
-    def _vote_ja(self):
-        v = self.v
-        president, nominee = int(v["president"].argmax()), int(v["nominee"].argmax())
-        if self.me in (president, nominee):
+
+@njit(cache=True)
+def _seat_action(base, kind, mask, role, team, hitler, zone, s, obs, rng):
+    """The legal action ``base + seat`` of the seat with the highest score (ties at random); -1 if
+    none is legal."""
+    best, best_value = -1, -np.inf
+    for p in range(P):
+        if mask[base + p]:
+            value = _seat_score(kind, p, role, team, hitler, zone, s, obs, rng) + 1e-3 * uniform(rng)
+            if value > best_value:
+                best, best_value = p, value
+    return base + best if best >= 0 else -1
+
+
+@njit(cache=True)
+def _vote_ja(obs, me, role, team, hitler, zone, s):
+    president, nominee = _argmax(obs, O_PRESIDENT, P), _argmax(obs, O_NOMINEE, P)
+    if me == president or me == nominee:
+        return True
+    tracker = _argmax(obs, O_TRACKER, TRACKER)
+    with_teammate = team[president] != 0 or team[nominee] != 0
+    if role == F:
+        if zone and nominee == hitler:
             return True
-        tracker = int(v["tracker"].argmax())
-        if self.role == E.FASCIST:
-            if self.zone and nominee == self.hitler:
-                return True
-            return bool({president, nominee} & self.team) or tracker == 2
-        if self.role == E.HITLER and {president, nominee} & self.team:
-            return True
-        if self.zone and not v["not_hitler"][nominee] and self.suspicion[nominee] > -0.4:
-            return False  # an unproven chancellor might be Hitler
-        risk = self.suspicion[president] + self.suspicion[nominee]
-        return risk < (2.5 if tracker == 2 else 1.0)
+        return with_teammate or tracker == 2
+    if role == HITLER and with_teammate:
+        return True
+    if zone and obs[O_NOT_HITLER + nominee] == 0 and s[nominee] > -0.4:
+        return False  # an unproven chancellor might be Hitler
+    risk = s[president] + s[nominee]
+    return risk < (2.5 if tracker == 2 else 1.0)
 
-    def _hand(self):
-        return int(self.v["hand"][E.LIBERAL]), int(self.v["hand"][E.FASCIST])
 
-    def _discard(self):
-        liberals, fascists = self._hand()
-        keep_liberal = self.liberal_minded and not (self.role == E.HITLER and self.fascists_enacted == 5)
-        if keep_liberal:
-            return E.FASCIST if fascists else E.LIBERAL
-        return E.LIBERAL if liberals else E.FASCIST
+@njit(cache=True)
+def _discard(obs, role, fascists_enacted):
+    liberals, fascists = int(obs[O_HAND + L]), int(obs[O_HAND + F])
+    keep_liberal = role != F and not (role == HITLER and fascists_enacted == 5)
+    if keep_liberal:
+        return F if fascists else L
+    return L if liberals else F
 
-    def _chancellor(self):
-        liberals, fascists = self._hand()
-        if self.role == E.LIBERAL and liberals == 0 and self.mask[E.PROPOSE_VETO]:
-            return E.PROPOSE_VETO
-        return E.CHANCELLOR_DISCARD + self._discard()
 
-    def _session_claim(self, phase):
-        v = self.v
-        president = phase == E.PRESIDENT_CLAIM
-        truth = int(v["drawn"][E.FASCIST] if president else v["passed"][E.FASCIST])
-        if self.role != E.FASCIST:
-            return truth
-        enacted_fascist = v["hist_policy"][0, E.FASCIST] > 0 and not v["hist_chaos"][0]
-        if enacted_fascist:
-            return 3 if president else 2  # "it was forced"
+@njit(cache=True)
+def _session_claim(obs, phase, role):
+    president = phase == E.PRESIDENT_CLAIM
+    truth = int(obs[O_DRAWN + F] if president else obs[O_PASSED + F])
+    if role != F:
         return truth
+    if obs[O_POLICY + F] > 0 and obs[O_CHAOS] == 0:  # the last row: a fascist policy enacted
+        return 3 if president else 2  # "it was forced"
+    return truth
 
-    def _investigation_claim(self):
-        v = self.v
-        target = int(v["hist_target"][0].argmax())
-        truth = int(v["investigation"][target].argmax())
-        if self.role != E.FASCIST:
-            return truth
-        if target in self.team:
-            return E.LIBERAL
-        return E.FASCIST if self.rng.random() < 0.5 else truth
 
-    def _investigate_score(self, p):
-        if self.role == E.FASCIST:
-            return 0.0 if p in self.team else 1.0 + self.rng.random()
-        return self.suspicion[p]
+@njit(cache=True)
+def _investigation_claim(obs, role, team, rng):
+    target = _argmax(obs, O_TARGETS, P)
+    truth = _argmax(obs, O_INVESTIGATION + 2 * target, 2)
+    if role != F:
+        return truth
+    if team[target]:
+        return L
+    return F if uniform(rng) < 0.5 else truth  # frames half the liberals it investigates
 
-    def _special_score(self, p):
-        if self.role == E.FASCIST:
-            return (10.0 if p in self.team else 0.0) - self.suspicion[p]
-        return -self.suspicion[p]
 
-    def _execute_score(self, p):
-        if self.role == E.FASCIST:
-            return -100.0 if p in self.team else -self.suspicion[p]
-        if self.role == E.HITLER and p in self.team:
-            return -100.0
-        return self.suspicion[p]
+@njit(cache=True)
+def who_is_who(obs, num_players):
+    """The seat's own seat and role, which seats it knows are fascist (Hitler included) and
+    Hitler's seat (-1 unknown)."""
+    me, role = _argmax(obs, O_SEAT, P), _argmax(obs, O_ROLE, ROLES)
+    team = np.zeros(P, np.int8)
+    hitler = -1
+    for p in range(num_players):
+        fascist, is_hitler = obs[O_KNOWN + 3 * p + F] != 0, obs[O_KNOWN + 3 * p + HITLER] != 0
+        team[p] = fascist or is_hitler
+        if is_hitler and hitler < 0:
+            hitler = p
+    return me, role, team, hitler
+
+
+@njit(cache=True)
+def choose(obs, mask, num_players, rng):
+    """The heuristic's action for one observation (see the module doc)."""
+    me, role, team, hitler = who_is_who(obs, num_players)
+    fascists_enacted = _argmax(obs, O_TRACK, TRACK)
+    zone = fascists_enacted >= E.HITLER_ZONE
+    phase = _argmax(obs, O_PHASE, PHASES)
+    action = -1
+    if phase == E.NOMINATION:
+        s = suspicion(obs, me, role, team)
+        action = _seat_action(E.NOMINATE, SCORE_NOMINEE, mask, role, team, hitler, zone, s, obs, rng)
+    elif phase == E.ELECTION:
+        s = suspicion(obs, me, role, team)
+        action = E.VOTE_JA if _vote_ja(obs, me, role, team, hitler, zone, s) else E.VOTE_NEIN
+    elif phase == E.PRESIDENT_LEGISLATES:
+        action = E.PRESIDENT_DISCARD + _discard(obs, role, fascists_enacted)
+    elif phase == E.CHANCELLOR_LEGISLATES:
+        if role == L and obs[O_HAND + L] == 0 and mask[E.PROPOSE_VETO]:
+            action = E.PROPOSE_VETO
+        else:
+            action = E.CHANCELLOR_DISCARD + _discard(obs, role, fascists_enacted)
+    elif phase == E.VETO:
+        consent = role == L and obs[O_PASSED + F] == 2  # vetoes only two fascists
+        action = E.CONSENT_VETO if consent else E.REFUSE_VETO
+    elif phase == E.PRESIDENT_CLAIM or phase == E.CHANCELLOR_CLAIM:
+        action = E.CLAIM_FASCISTS + _session_claim(obs, phase, role)
+    elif phase == E.INVESTIGATION_CLAIM:
+        action = E.CLAIM_PARTY + _investigation_claim(obs, role, team, rng)
+    elif phase == E.PEEK_CLAIM:
+        peeked = 0
+        for k in range(3):
+            peeked += int(obs[O_PEEK + 2 * k + F])
+        action = E.CLAIM_FASCISTS + peeked
+    elif phase == E.INVESTIGATION or phase == E.SPECIAL_ELECTION or phase == E.EXECUTION:
+        kind = SCORE_INVESTIGATE if phase == E.INVESTIGATION else (
+            SCORE_SPECIAL if phase == E.SPECIAL_ELECTION else SCORE_EXECUTE)
+        s = suspicion(obs, me, role, team)
+        action = _seat_action(E.TARGET, kind, mask, role, team, hitler, zone, s, obs, rng)
+    if action < 0 or action >= mask.shape[0] or not mask[action]:
+        action = choice(rng, mask)
+    return action
+
+
+@njit(cache=True)
+def choose_rows(obs, masks, num_players, rngs, streams, out):
+    """:func:`choose` for each row, drawing from generator ``rngs[streams[k]]`` (agents/heuristic)."""
+    for k in range(obs.shape[0]):
+        out[k] = choose(obs[k], masks[k], num_players, rngs[streams[k]])
+
+
+class HeuristicAgent(CompiledHeuristic):
+    """The strategy of the module doc, as an :class:`agents.base.Agent`."""
+
+    choose_rows = staticmethod(choose_rows)
+
+    def suspicion(self, observation):
+        """The suspicion of each seat that this seat's decisions weigh, from ``observation``."""
+        obs = np.ascontiguousarray(observation, np.float32)
+        me, role, team, _ = who_is_who(obs, self.num_players)
+        return suspicion(obs, me, role, team)

@@ -103,7 +103,8 @@ def test_liberal_tells_the_truth_and_catches_a_chancellor_who_threw_a_liberal_aw
     agent.reset(3, "secret_hitler_v0", s.env.config)
     obs = s.env.observe("player_3")
     assert agent.act(obs["observation"], obs["action_mask"]) == E.CLAIM_FASCISTS + 1
-    assert agent.suspicion[5] == agent.suspicion[: 7].max()
+    suspicion = agent.suspicion(obs["observation"])
+    assert suspicion[5] == suspicion[: 7].max()
 
 
 def test_liberal_remembers_a_lie_about_itself_for_the_rest_of_the_game():
@@ -118,7 +119,8 @@ def test_liberal_remembers_a_lie_about_itself_for_the_rest_of_the_game():
     obs = s.env.observe("player_4")["observation"]
     agent.act(obs, s.env.observe("player_4")["action_mask"])
     assert E.LAYOUT.views(obs)["lies_seen"][1] == 1
-    assert agent.suspicion[1] == agent.suspicion[: 9].max()
+    suspicion = agent.suspicion(obs)
+    assert suspicion[1] == suspicion[: 9].max()
 
 
 def test_liberal_votes_nein_on_an_unproven_chancellor_once_hitler_can_win():
