@@ -228,11 +228,11 @@ class LearnerVecEnv(_BatchBase):
         weights = np.asarray(weights, np.float64)
         if weights.shape != (3,) or (weights < 0).any() or weights[:2].sum() <= 0:
             raise ValueError("weights are (random, heuristic, snapshot) odds >= 0, random + heuristic > 0")
-        self._heuristic_rows = None  # the game's compiled heuristic (None: Python-only, or not asked for)
+        self._heuristic_rows = None  # (choose_rows, rules) of a compiled heuristic (None: Python-only, or not asked for)
         if weights[1] > 0:
             from agents.heuristic import batched_heuristic
 
-            self._heuristic_rows = batched_heuristic(self.env_id)  # a clear error now if the game has none
+            self._heuristic_rows = batched_heuristic(self.env_id, self.config)  # a clear error now if the game has none
         self.weights = weights
 
     def add_snapshot(self, policy: BatchPolicy) -> None:
@@ -303,7 +303,8 @@ class LearnerVecEnv(_BatchBase):
         if rows.size and self._heuristic_rows is not None:
             streams = games[rows] * self.num_players + seats[rows]
             chosen = np.empty(rows.size, np.int64)
-            self._heuristic_rows(obs[rows], masks[rows], self.num_players, self._heuristic_rngs, streams, chosen)
+            choose_rows, rules = self._heuristic_rows
+            choose_rows(obs[rows], masks[rows], rules, self._heuristic_rngs, streams, chosen)
             actions[rows] = chosen
         else:
             for k in rows:

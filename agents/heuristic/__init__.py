@@ -5,12 +5,14 @@ A game whose strategy is compiled also defines, at module level, the numba funct
 caller shares (the agent's ``act``, the batched training env's opponents)::
 
     @njit(cache=True)
-    def choose_rows(obs, masks, num_players, rngs, streams, out):
+    def choose_rows(obs, masks, rules, rngs, streams, out):
         # out[k] = the action for observation obs[k] (float32) with legal mask masks[k] (int8),
         # drawing any randomness from the generator record rngs[streams[k]] (envs.core.rng.RNG)
 
 and its ``HeuristicAgent`` derives from :class:`CompiledHeuristic`, which runs ``choose_rows``
-on one row. The strategy reads only the observation and the mask, like every agent.
+on one row. The strategy reads only the observation, the mask and the table's rules: ``rules``
+is the int64 array ``table_rules(config)`` (index 0 the number of players; a module that needs
+more of the config, such as a house rule every player knows, defines its own ``table_rules``).
 """
 
 import importlib
@@ -37,10 +39,18 @@ def heuristic_for(env_id, seed=None):
     return _module(env_id).HeuristicAgent(seed=seed)
 
 
-def batched_heuristic(env_id):
-    """The game's compiled ``choose_rows`` (see the module doc), or None if its heuristic is
-    Python only (ValueError if the game has none)."""
-    return getattr(_module(env_id), "choose_rows", None)
+def table_rules(config):
+    """The rules a compiled strategy reads by default: the number of players."""
+    return np.array([config["num_players"]], np.int64)
+
+
+def batched_heuristic(env_id, config):
+    """``(choose_rows, rules)`` of the game's compiled strategy for a table of ``config`` (see the
+    module doc), or None if its heuristic is Python only (ValueError if the game has none)."""
+    module = _module(env_id)
+    if getattr(module, "choose_rows", None) is None:
+        return None
+    return module.choose_rows, getattr(module, "table_rules", table_rules)(config)
 
 
 def has_heuristic(env_id):
@@ -59,8 +69,10 @@ class CompiledHeuristic(base.Agent):
     so ``seed`` fixes them as for any agent."""
 
     name = "heuristic"
-    #: The module's ``choose_rows``; subclasses set it with ``staticmethod``.
+    #: The module's ``choose_rows`` and ``table_rules`` (if it has its own); subclasses set them
+    #: with ``staticmethod``.
     choose_rows = None
+    table_rules = staticmethod(table_rules)
 
     def __init__(self, seed=None):
         super().__init__(seed)
@@ -78,10 +90,10 @@ class CompiledHeuristic(base.Agent):
 
     def reset(self, seat, env_id, config):
         super().reset(seat, env_id, config)
-        self.num_players = int(config["num_players"])
+        self._rules = self.table_rules(config)
 
     def act(self, observation, action_mask, info=None):
         obs = np.ascontiguousarray(observation, np.float32)[None]
         mask = np.ascontiguousarray(action_mask, np.int8)[None]
-        self.choose_rows(obs, mask, self.num_players, self._rngs, self._streams, self._out)
+        self.choose_rows(obs, mask, self._rules, self._rngs, self._streams, self._out)
         return int(self._out[0])

@@ -274,10 +274,11 @@ def choose(obs, mask, num_players, rng):
 
 
 @njit(cache=True)
-def choose_rows(obs, masks, num_players, rngs, streams, out):
-    """:func:`choose` for each row, drawing from generator ``rngs[streams[k]]`` (agents/heuristic)."""
+def choose_rows(obs, masks, rules, rngs, streams, out):
+    """:func:`choose` for each row, drawing from generator ``rngs[streams[k]]`` (agents/heuristic:
+    ``rules`` holds the number of players)."""
     for k in range(obs.shape[0]):
-        out[k] = choose(obs[k], masks[k], num_players, rngs[streams[k]])
+        out[k] = choose(obs[k], masks[k], rules[0], rngs[streams[k]])
 
 
 class HeuristicAgent(CompiledHeuristic):
@@ -288,5 +289,5 @@ class HeuristicAgent(CompiledHeuristic):
     def suspicion(self, observation):
         """The suspicion of each seat that this seat's decisions weigh, from ``observation``."""
         obs = np.ascontiguousarray(observation, np.float32)
-        me, role, team, _ = who_is_who(obs, self.num_players)
+        me, role, team, _ = who_is_who(obs, int(self._rules[0]))
         return suspicion(obs, me, role, team)
