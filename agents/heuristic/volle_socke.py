@@ -1,9 +1,14 @@
 """A rule-based Werner: Volle Socke player for ``volle_socke_v0``.
 
-It reads only its seat's observation (through the game's ``Layout`` views) and values cards by
-the best bike they make: the best front wheel (normal, else a spare part, else a pumped-up flat
-or a wooden one), the highest rear gear (a spare part is a 4th gear), every engine, x2 per Turbo,
-trying each way of using its spare parts.
+It reads only its seat's observation (at the game's ``Layout`` offsets) and the table's house rules
+(:func:`table_rules`: ``flat_front``, ``own_bike``, ``her_choice``, which every player knows). The
+strategy is one compiled function, :func:`choose_rows` (agents/heuristic: the agent and the batched
+trainer's opponents both call it); its only random choice, a uniformly random legal action where the
+rules below name none that is legal, comes from a generator record.
+
+It values cards by the best bike they make: the best front wheel (normal, else a spare part, else a
+pumped-up flat or a wooden one), the highest rear gear (a spare part is a 4th gear), every engine, x2
+per Turbo, trying each way of using its spare parts.
 
 The game's tension: a card on the bike scores but is exposed to misery cards (TÜV and Bull take
 any card, Motor her an engine, Rad her a wheel, a Nail flattens the front tyre, and a bike without
@@ -32,18 +37,24 @@ thus come out at the end, one per round of passes, once the others have stopped 
 for TÜV whenever it would lose something, and spends Da lach ich doch über when that loss is at
 least a fifth of what it can build (or it can build little). It hands over the engine or wheel
 whose loss costs least; a received spare part takes the role worth most.
+
+A bike here is three values: ``counts`` (int64 per kind, a spare part on the bike counts 1),
+``roles`` (int64 per spare part: its role on the bike, -1 if not on it) and ``flat`` (the front
+tyre is flat).
 """
 
 import numpy as np
+from numba import njit
 
+from envs.core.rng import choice
 from envs.volle_socke import engine as E
 from envs.volle_socke.data import (
-    BULL, ENGINE_10, ENGINE_100, FIXED_ROLE, FLAT_FRONT, FRONT, FUCK_TUV, GEAR, LACH, MOTOR_HER, NAIL, NUM_KINDS,
-    NUM_SPARES, POWER, PUMP, RAD_HER, REAR_1, REGULAR_BIKE_KINDS, ROLE_ENGINE, ROLE_FRONT, ROLE_PUMP, ROLE_REAR,
-    SPARE_0, SPARE_GEAR, TURBO, TUV, WOODEN_FRONT,
+    BIKE_KINDS, BULL, ENGINE_10, ENGINE_100, FIXED_ROLE, FLAT_FRONT, FRONT, FUCK_TUV, GEAR, LACH, MISERY_KINDS,
+    MOTOR_HER, NAIL, NUM_KINDS, NUM_SPARES, POWER, PUMP, RAD_HER, REAR_1, REGULAR_BIKE_KINDS, ROLE_ENGINE,
+    ROLE_FRONT, ROLE_PUMP, ROLE_REAR, SPARE_0, SPARE_GEAR, SPARE_ROLES, TURBO, TUV, WOODEN_FRONT,
 )
 
-from .. import base
+from . import CompiledHeuristic
 
 KNOCK_AT = 400            # HP of the best bike in hand that is worth knocking for
 #: What a hand that makes a bike at all adds to its worth (a knock may come any time: no bike, no score).
@@ -53,458 +64,733 @@ RESERVE_SHARE = 0.6
 #: What a joy or misery card in hand adds to a hand's worth, as a share of its bike (at least 100 HP).
 TACTICAL_SHARE = {LACH: 0.3, FUCK_TUV: 0.1, PUMP: 0.05, MOTOR_HER: 0.25, RAD_HER: 0.2, TUV: 0.15, BULL: 0.2,
                   NAIL: 0.1}
-SPARES = range(SPARE_0, SPARE_0 + NUM_SPARES)
-ENGINES = range(ENGINE_10, ENGINE_100 + 1)
-REARS = range(REAR_1, REAR_1 + 4)
+# (in this order: the hand's worth sums them in it)
+TACTICAL_KINDS = np.array(list(TACTICAL_SHARE), np.int64)
+TACTICAL_SHARES = np.array(list(TACTICAL_SHARE.values()), np.float64)
+NO_ROLE = -1  # a spare part not on the bike; also "any role" for _fit
+
+P = E.MAX_PLAYERS
+NUM_REGULAR_BIKE = len(REGULAR_BIKE_KINDS)
+_O = {name: E.LAYOUT.offset(name) for name in E.LAYOUT.names}
+O_HAND, O_BIKES, O_SPARES, O_FLAT, O_VALUE, O_TOTALS = (
+    _O[n] for n in ("hand", "bikes", "bike_spares", "flat_tyre", "bike_value", "totals"))
+O_TOP, O_DRAW, O_PHASE, O_TURN_OF = (_O[n] for n in ("discard_top", "draw_pile", "phase", "turn_of"))
+O_PMISERY, O_PTARGET, O_PSLOT, O_PCARD = (_O[n] for n in ("pending_misery", "pending_target", "pending_slot",
+                                                          "pending_card"))
+PHASES, MISERIES, SLOTS = (E.LAYOUT.shape(n)[-1] for n in ("phase", "pending_misery", "pending_slot"))
+assert E.LAYOUT.shape("bikes")[-1] == NUM_REGULAR_BIKE and E.LAYOUT.shape("bike_spares")[-2:] == (NUM_SPARES,
+                                                                                                    SPARE_ROLES)
+
+# The rules a table's strategy reads (table_rules).
+R_PLAYERS, R_FLAT_HALF, R_ADDS, R_VICTIM_PICKS, R_KEEPS_RESERVES = range(5)
+
+
+def table_rules(config, keeps_reserves=True):
+    """``[num_players, flat_half, adds, victim_picks, keeps_reserves]`` (int64) of a table of ``config``:
+    a flat front tyre halves the value (``flat_front="half"``), the contest's option a) adds a card to
+    the own bike (``own_bike="add"``), the victim picks the card Motor her / Rad her takes
+    (``her_choice="victim"``); and whether the player keeps reserves in hand while laying out (else it
+    lays out every engine and Turbo)."""
+    return np.array([config["num_players"], config.get("flat_front", "zero") == "half",
+                     config.get("own_bike", "add") == "add", config.get("her_choice", "victim") == "victim",
+                     bool(keeps_reserves)], np.int64)
 
 
 # ---- bikes -----------------------------------------------------------------------------------------
-# A bike is (counts over the 26 kinds, spare-part roles (-1: not on the bike), flat tyre).
 
 
+@njit(cache=True)
+def _is_spare(kind):
+    return SPARE_0 <= kind < SPARE_0 + NUM_SPARES
+
+
+@njit(cache=True)
 def bike_value(counts, roles, flat, flat_half):
-    """The rulebook's score of a bike (the engine's formula, in Python)."""
-    front = next((k for k in (FRONT, FLAT_FRONT, WOODEN_FRONT) if counts[k]), None)
-    if front is None and any(roles[s] == ROLE_FRONT for s in range(NUM_SPARES)):
-        front = SPARE_0
-    gears = [GEAR[k] for k in REARS if counts[k]] + [SPARE_GEAR for s in range(NUM_SPARES) if roles[s] == ROLE_REAR]
-    power = sum(POWER[k] * counts[k] for k in ENGINES)
-    power += sum(POWER[SPARE_0 + s] for s in range(NUM_SPARES) if roles[s] == ROLE_ENGINE)
-    if front is None or not gears or power == 0:
+    """The rulebook's score of a bike (the engine's formula)."""
+    front = -1
+    if counts[FRONT] != 0:
+        front = FRONT
+    elif counts[FLAT_FRONT] != 0:
+        front = FLAT_FRONT
+    elif counts[WOODEN_FRONT] != 0:
+        front = WOODEN_FRONT
+    gear = 0
+    power = 0
+    for kind in range(REAR_1, REAR_1 + 4):
+        if counts[kind] != 0:
+            gear = max(gear, int(GEAR[kind]))
+    for kind in range(ENGINE_10, ENGINE_100 + 1):
+        power += int(POWER[kind]) * int(counts[kind])
+    for s in range(NUM_SPARES):
+        if roles[s] == ROLE_FRONT and front < 0:
+            front = SPARE_0
+        elif roles[s] == ROLE_REAR:
+            gear = max(gear, SPARE_GEAR)
+        elif roles[s] == ROLE_ENGINE:
+            power += int(POWER[SPARE_0 + s])
+    if front < 0 or gear == 0 or power == 0:
         return 0
-    return int(E.bike_score(power, counts[TURBO], max(gears), front == WOODEN_FRONT, flat, flat_half))
+    return int(E.bike_score(power, int(counts[TURBO]), gear, front == WOODEN_FRONT, flat, flat_half))
 
 
+@njit(cache=True)
 def best_bike_from(cards, flat_half):
-    """The most a bike built from ``cards`` (counts) scores, and the spare roles that get it."""
-    best, best_roles = 0, {}
-    spares = [k for k in SPARES if cards[k]]
-    fronts = [k for k in (FRONT, WOODEN_FRONT, FLAT_FRONT) if cards[k]]
-    rear = max((GEAR[k] for k in REARS if cards[k]), default=0)
-    power = sum(POWER[k] * cards[k] for k in ENGINES)
-    for spare_front in (False, True):
-        for spare_rear in (False, True):
-            if spare_front + spare_rear > len(spares):
+    """The most a bike built from ``cards`` (counts) scores, and the spare roles that get it (int64
+    per spare part, -1: not used as a wheel or an engine)."""
+    best = 0
+    best_roles = np.full(NUM_SPARES, NO_ROLE, np.int64)
+    spares = np.zeros(NUM_SPARES, np.int64)  # the spare parts at hand, weakest first
+    num_spares = 0
+    for s in range(NUM_SPARES):
+        if cards[SPARE_0 + s] != 0:
+            spares[num_spares] = s
+            num_spares += 1
+    front = -1  # the best front wheel: normal, wooden, flat
+    if cards[FRONT] != 0:
+        front = FRONT
+    elif cards[WOODEN_FRONT] != 0:
+        front = WOODEN_FRONT
+    elif cards[FLAT_FRONT] != 0:
+        front = FLAT_FRONT
+    rear = 0
+    for kind in range(REAR_1, REAR_1 + 4):
+        if cards[kind] != 0:
+            rear = max(rear, int(GEAR[kind]))
+    power = 0
+    for kind in range(ENGINE_10, ENGINE_100 + 1):
+        power += int(POWER[kind]) * int(cards[kind])
+    turbo = 1 << int(cards[TURBO])
+    for spare_front in range(2):
+        for spare_rear in range(2):
+            wheels = spare_front + spare_rear
+            if wheels > num_spares:
                 continue
             # The weakest spare parts become wheels; the rest are engines.
-            wheels, engines = spares[:spare_front + spare_rear], spares[spare_front + spare_rear:]
             if spare_front:
                 front_factor = 1.0
-            elif not fronts:
+            elif front < 0:
                 continue
-            elif fronts[0] == FRONT or (fronts[0] == FLAT_FRONT and cards[PUMP]):
+            elif front == FRONT or (front == FLAT_FRONT and cards[PUMP] != 0):
                 front_factor = 1.0
-            elif fronts[0] == WOODEN_FRONT:
+            elif front == WOODEN_FRONT:
                 front_factor = 0.5
             else:
                 front_factor = 0.5 if flat_half else 0.0
             gear = SPARE_GEAR if spare_rear else rear
-            total = power + sum(POWER[k] for k in engines)
-            value = int(total * (1 << int(cards[TURBO])) * gear * front_factor)
+            total = power
+            for i in range(wheels, num_spares):
+                total += int(POWER[SPARE_0 + spares[i]])
+            value = int(total * turbo * gear * front_factor)
             if value > best:
-                roles = {}
+                best = value
+                best_roles[:] = NO_ROLE
                 if spare_front:
-                    roles[wheels[0]] = ROLE_FRONT
+                    best_roles[spares[0]] = ROLE_FRONT
                 if spare_rear:
-                    roles[wheels[-1]] = ROLE_REAR
-                for k in engines:
-                    roles[k] = ROLE_ENGINE
-                best, best_roles = value, roles
+                    best_roles[spares[wheels - 1]] = ROLE_REAR
+                for i in range(wheels, num_spares):
+                    best_roles[spares[i]] = ROLE_ENGINE
     return best, best_roles
 
 
-def hand_worth(cards, flat_half):
-    value, roles = best_bike_from(cards, flat_half)
-    base_value = max(value, 100)
-    worth = float(value) + (STANDS if value else 0) + RESERVE_SHARE * (_without_wheel(cards, roles, ROLE_FRONT, flat_half)
-                                            + _without_wheel(cards, roles, ROLE_REAR, flat_half)) / 2
-    for kind, share in TACTICAL_SHARE.items():
-        for copy in range(int(cards[kind])):
-            worth += share * base_value / (1 + copy)
-    if cards[TURBO] and value == 0:
-        worth += 20
-    return worth
-
-
+@njit(cache=True)
 def _without_wheel(cards, roles, role, flat_half):
     """The best bike once the wheel the best bike uses in ``role`` is lost: what reserves are worth."""
-    used = next((k for k, r in roles.items() if r == role), None)
-    if used is None:
-        kinds = (FRONT, WOODEN_FRONT, FLAT_FRONT) if role == ROLE_FRONT else tuple(reversed(REARS))
-        used = next((k for k in kinds if cards[k]), None)
-    if used is None:
+    used = -1
+    for s in range(NUM_SPARES):
+        if roles[s] == role:
+            used = SPARE_0 + s
+            break
+    if used < 0:
+        if role == ROLE_FRONT:
+            if cards[FRONT] != 0:
+                used = FRONT
+            elif cards[WOODEN_FRONT] != 0:
+                used = WOODEN_FRONT
+            elif cards[FLAT_FRONT] != 0:
+                used = FLAT_FRONT
+        else:
+            for kind in range(REAR_1 + 3, REAR_1 - 1, -1):
+                if cards[kind] != 0:
+                    used = kind
+                    break
+    if used < 0:
         return 0
     rest = cards.copy()
     rest[used] -= 1
     return best_bike_from(rest, flat_half)[0]
 
 
-class HeuristicAgent(base.Agent):
-    name = "heuristic"
+@njit(cache=True)
+def hand_worth(cards, flat_half):
+    """What a hand is worth: its best bike, what it still makes without a wheel, its joy and misery cards."""
+    value, roles = best_bike_from(cards, flat_half)
+    base_value = max(value, 100)
+    without = _without_wheel(cards, roles, ROLE_FRONT, flat_half) + _without_wheel(cards, roles, ROLE_REAR, flat_half)
+    worth = float(value) + (STANDS if value else 0) + RESERVE_SHARE * without / 2
+    for t in range(TACTICAL_KINDS.shape[0]):
+        share = TACTICAL_SHARES[t]
+        for copy in range(int(cards[TACTICAL_KINDS[t]])):
+            worth += share * base_value / (1 + copy)
+    if cards[TURBO] != 0 and value == 0:
+        worth += 20
+    return worth
+
+
+@njit(cache=True)
+def _has(counts, roles, role):
+    """Whether the bike has a wheel in ``role`` (ROLE_FRONT or ROLE_REAR)."""
+    if role == ROLE_FRONT:
+        if counts[FRONT] != 0 or counts[FLAT_FRONT] != 0 or counts[WOODEN_FRONT] != 0:
+            return True
+    else:
+        for kind in range(REAR_1, REAR_1 + 4):
+            if counts[kind] != 0:
+                return True
+    for s in range(NUM_SPARES):
+        if roles[s] == role:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _fit(kind, role):
+    """The action fitting ``kind`` in ``role`` (NO_ROLE: the first fit of ``kind``)."""
+    for f in range(E.NUM_FITS):
+        if E.FIT_KIND[f] == kind and (role == NO_ROLE or E.FIT_ROLE[f] == role):
+            return E.FIT_BASE + f
+    return -1
+
+
+@njit(cache=True)
+def _take(counts, roles, kind):
+    counts[kind] -= 1
+    if _is_spare(kind):
+        roles[kind - SPARE_0] = NO_ROLE
+
+
+@njit(cache=True)
+def _take_wheel(counts, roles, role):
+    """Take the bike's wheel in ``role`` off (a regular one first); the kind taken, -1 if none."""
+    if role == ROLE_FRONT:
+        for kind in (FRONT, FLAT_FRONT, WOODEN_FRONT):
+            if counts[kind] != 0:
+                counts[kind] -= 1
+                return kind
+    else:
+        for kind in range(REAR_1, REAR_1 + 4):
+            if counts[kind] != 0:
+                counts[kind] -= 1
+                return kind
+    for s in range(NUM_SPARES):
+        if roles[s] == role:
+            _take(counts, roles, SPARE_0 + s)
+            return SPARE_0 + s
+    return -1
+
+
+@njit(cache=True)
+def _weakest_engine(counts, roles):
+    """The weakest engine on the bike (a regular engine before a spare part of the same power); -1 if none."""
+    best, best_power = -1, 0
+    for kind in range(ENGINE_10, ENGINE_100 + 1):
+        if counts[kind] != 0:
+            power = int(POWER[kind])
+            if best < 0 or power < best_power:
+                best, best_power = kind, power
+    for s in range(NUM_SPARES):
+        if roles[s] == ROLE_ENGINE:
+            power = int(POWER[SPARE_0 + s])
+            if best < 0 or power < best_power:  # (a regular engine of the same power comes first)
+                best, best_power = SPARE_0 + s, power
+    return best
+
+
+@njit(cache=True)
+def _role(roles, kind):
+    """The role of a card of ``kind`` on a bike with spare roles ``roles``."""
+    if _is_spare(kind):
+        return int(roles[kind - SPARE_0])
+    return int(FIXED_ROLE[kind])
+
+
+# ---- reading the observation ------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _argmax(obs, offset, size):
+    """numpy's argmax of ``obs[offset:offset + size]``: the first largest entry."""
+    best = 0
+    for k in range(1, size):
+        if obs[offset + k] > obs[offset + best]:
+            best = k
+    return best
+
+
+@njit(cache=True)
+def read_bike(obs, r):
+    """The bike of the seat ``r`` places after us: ``(counts, roles, flat)``."""
+    counts = np.zeros(NUM_KINDS, np.int64)
+    roles = np.full(NUM_SPARES, NO_ROLE, np.int64)
+    row = O_BIKES + r * NUM_REGULAR_BIKE
+    for j in range(NUM_REGULAR_BIKE):
+        counts[REGULAR_BIKE_KINDS[j]] = int(obs[row + j])
+    for s in range(NUM_SPARES):
+        row = O_SPARES + (r * NUM_SPARES + s) * SPARE_ROLES
+        for role in range(SPARE_ROLES):
+            if obs[row + role] != 0:
+                roles[s] = role
+                counts[SPARE_0 + s] = 1
+                break
+    return counts, roles, obs[O_FLAT + r] != 0
+
+
+@njit(cache=True)
+def potential(counts, flat, hand, flat_half):
+    """The best bike our bike and hand make together (what we can still score this round)."""
+    cards = counts + hand
+    if flat and counts[FRONT] != 0:  # a nailed tyre: a flat front wheel until pumped up
+        cards[FRONT] -= 1
+        cards[FLAT_FRONT] += 1
+    return best_bike_from(cards, flat_half)[0]
+
+
+# ---- building -----------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _after_best_discard(cards, flat_half):
+    """(kind to discard, worth of the hand without it); (-1, -1.0) for no cards."""
+    best_kind, best_worth = -1, -1.0
+    for kind in range(NUM_KINDS):
+        if cards[kind] == 0:
+            continue
+        rest = cards.copy()
+        rest[kind] -= 1
+        worth = hand_worth(rest, flat_half)
+        if worth > best_worth:
+            best_kind, best_worth = kind, worth
+    return best_kind, best_worth
+
+
+@njit(cache=True)
+def _draw(obs, mask, hand, flat_half):
+    top = -1
+    for kind in range(NUM_KINDS):
+        if obs[O_TOP + kind] != 0:
+            top = kind
+            break
+    if top >= 0:
+        before = hand_worth(hand, flat_half)
+        with_top = hand.copy()
+        with_top[top] += 1
+        if _after_best_discard(with_top, flat_half)[1] > before + 10:
+            return E.DRAW_FACE_UP
+    return E.DRAW_PILE if mask[E.DRAW_PILE] != 0 else E.DRAW_FACE_UP
+
+
+@njit(cache=True)
+def _discard(obs, mask, hand, n, flat_half):
+    kind = _after_best_discard(hand, flat_half)[0]
+    if kind < 0:
+        return -1
+    if mask[E.KNOCK] != 0:
+        rest = hand.copy()
+        rest[kind] -= 1
+        strong = best_bike_from(rest, flat_half)[0] >= KNOCK_AT
+        if strong or obs[O_DRAW] <= 2 * n:
+            return E.KNOCK
+    return E.DISCARD_BASE + kind
+
+
+# ---- laying out ----------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _lay_out(obs, mask, hand, flat_half, adds, keeps_reserves):
+    counts, roles, flat = read_bike(obs, 0)
+    fixed = counts.copy()
+    for kind in range(NUM_KINDS):
+        if FIXED_ROLE[kind] < 0:
+            fixed[kind] = 0
+    plan = best_bike_from(hand + fixed, flat_half)[1]
+    want = np.full(64, -1, np.int64)  # the lay-outs wanted, best first
+    w = 0
+    if not _has(counts, roles, ROLE_FRONT):
+        for s in range(NUM_SPARES):
+            if plan[s] == ROLE_FRONT and hand[SPARE_0 + s] != 0:
+                want[w] = _fit(SPARE_0 + s, ROLE_FRONT)
+                w += 1
+        want[w] = _fit(FRONT, NO_ROLE)
+        w += 1
+        if hand[PUMP] != 0:  # a flat wheel pumped up
+            want[w] = _fit(FLAT_FRONT, NO_ROLE)
+            w += 1
+        want[w] = _fit(WOODEN_FRONT, NO_ROLE)
+        want[w + 1] = _fit(FLAT_FRONT, NO_ROLE)
+        w += 2
+    if not _has(counts, roles, ROLE_REAR):
+        for s in range(NUM_SPARES):
+            if plan[s] == ROLE_REAR and hand[SPARE_0 + s] != 0:
+                want[w] = _fit(SPARE_0 + s, ROLE_REAR)
+                w += 1
+        for kind in range(REAR_1 + 3, REAR_1 - 1, -1):
+            want[w] = _fit(kind, NO_ROLE)
+            w += 1
+    if flat:
+        want[w] = _fit(PUMP, NO_ROLE)
+        w += 1
+    if adds and keeps_reserves:  # one engine, the weakest: the rest are reserves
+        if _weakest_engine(counts, roles) < 0:
+            for kind in range(ENGINE_10, ENGINE_100 + 1):
+                want[w] = _fit(kind, NO_ROLE)
+                w += 1
+            for s in range(NUM_SPARES):
+                if plan[s] == ROLE_ENGINE and hand[SPARE_0 + s] != 0:
+                    want[w] = _fit(SPARE_0 + s, ROLE_ENGINE)
+                    w += 1
+    else:  # nothing can be added later: everything goes out
+        for kind in range(ENGINE_100, ENGINE_10 - 1, -1):
+            want[w] = _fit(kind, NO_ROLE)
+            w += 1
+        for s in range(NUM_SPARES):
+            if plan[s] == ROLE_ENGINE and hand[SPARE_0 + s] != 0:
+                want[w] = _fit(SPARE_0 + s, ROLE_ENGINE)
+                w += 1
+        want[w] = _fit(TURBO, NO_ROLE)
+        w += 1
+    for i in range(w):
+        if want[i] >= 0 and mask[want[i]] != 0:
+            return want[i]
+    return E.FINISH_LAYOUT
+
+
+# ---- the contest -----------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _filled(counts, roles):
+    """How many of the front wheel, rear wheel and engine slots are filled."""
+    return int(_has(counts, roles, ROLE_FRONT)) + int(_has(counts, roles, ROLE_REAR)) + int(
+        _weakest_engine(counts, roles) >= 0)
+
+
+@njit(cache=True)
+def _after_own_play(counts, roles, flat, action, adds):
+    """The own bike after the move or fit ``action``: ``(counts, roles, flat)``, new arrays."""
+    counts, roles = counts.copy(), roles.copy()
+    if action >= E.MOVE_BASE:  # a spare part into another role
+        s, role = (action - E.MOVE_BASE) // SPARE_ROLES, (action - E.MOVE_BASE) % SPARE_ROLES
+        if roles[s] == ROLE_FRONT:
+            flat = False
+        if role != ROLE_ENGINE:
+            _take_wheel(counts, roles, role)
+            if role == ROLE_FRONT:
+                flat = False
+        roles[s] = role
+        return counts, roles, flat
+    f = action - E.FIT_BASE
+    kind, role = int(E.FIT_KIND[f]), int(E.FIT_ROLE[f])
+    if role == ROLE_PUMP:
+        return counts, roles, False
+    if role == ROLE_FRONT or role == ROLE_REAR:
+        _take_wheel(counts, roles, role)
+        if role == ROLE_FRONT:
+            flat = kind == FLAT_FRONT
+    elif role == ROLE_ENGINE and not adds:  # it must replace an engine: the weakest
+        weakest = _weakest_engine(counts, roles)
+        if weakest >= 0:
+            _take(counts, roles, weakest)
+    counts[kind] += 1
+    if _is_spare(kind):
+        roles[kind - SPARE_0] = role
+    return counts, roles, flat
+
+
+@njit(cache=True)
+def _best_own_play(counts, roles, flat, mask, low, high, keep_potential, hand, flat_half, adds):
+    """The legal play in ``[low, high)`` on our own bike that raises it most now (its value, else the
+    number of its front wheel, rear wheel and engine slots filled); -1 if none does."""
+    best_value, best_filled, best_action = bike_value(counts, roles, flat, flat_half), _filled(counts, roles), -1
+    before = potential(counts, flat, hand, flat_half) if keep_potential else 0
+    for action in range(low, high):
+        if mask[action] == 0:
+            continue
+        after_counts, after_roles, after_flat = _after_own_play(counts, roles, flat, action, adds)
+        if keep_potential and potential(after_counts, after_flat, hand, flat_half) < before:
+            continue  # (a move that throws away a wheel we need)
+        value = bike_value(after_counts, after_roles, after_flat, flat_half)
+        filled = _filled(after_counts, after_roles)
+        if value > best_value or (value == best_value and filled > best_filled):
+            best_value, best_filled, best_action = value, filled, action
+    return best_action
+
+
+@njit(cache=True)
+def _leader_weight(obs, r, n):
+    """Misery is aimed at the leader: full weight for the best-placed opponent, less for others."""
+    top = -np.inf
+    for q in range(1, n):
+        top = max(top, float(obs[O_TOTALS + q]) + float(obs[O_VALUE + q]))
+    return 1.0 if float(obs[O_TOTALS + r]) + float(obs[O_VALUE + r]) >= top else 0.5
+
+
+@njit(cache=True)
+def _gain_from(counts, roles, flat, own_before, kind, role, flat_half):
+    """What receiving ``kind`` (Motor her / Rad her) adds to our bike, in its best role."""
+    best = 0
+    spare = _is_spare(kind)
+    for place in range(SPARE_ROLES if spare else 1):
+        where = place if spare else role  # a spare part in each role (front, rear, engine), else its own
+        after_counts, after_roles, after_flat = counts.copy(), roles.copy(), flat
+        if where == ROLE_FRONT or where == ROLE_REAR:
+            _take_wheel(after_counts, after_roles, where)
+            if where == ROLE_FRONT:
+                after_flat = False
+        after_counts[kind] += 1
+        if spare:
+            after_roles[kind - SPARE_0] = where
+        best = max(best, bike_value(after_counts, after_roles, after_flat, flat_half) - own_before)
+    return best
+
+
+@njit(cache=True)
+def _best_slot(obs, misery, r, flat_half, victim_picks_her):
+    """(what ``misery`` on seat ``r`` is worth to us, the card to aim at, -1 for none): the card whose
+    loss costs the target most, or for Motor her / Rad her when the victim picks, the card it would give."""
+    counts, roles, flat = read_bike(obs, r)
+    before = bike_value(counts, roles, flat, flat_half)
+    if misery == NAIL:  # the front tyre goes flat: 0, or half the value
+        return float(before - (before // 2 if flat_half else 0)), -1
+    her = misery == MOTOR_HER or misery == RAD_HER
+    own_counts, own_roles, own_flat = read_bike(obs, 0)
+    own_before = bike_value(own_counts, own_roles, own_flat, flat_half)
+    victim_picks = her and victim_picks_her
+    best_kind, best_loss, best_gain = -1, 0, 0
+    for kind in range(NUM_KINDS):
+        if counts[kind] == 0:
+            continue
+        role = _role(roles, kind)
+        if misery == MOTOR_HER and role != ROLE_ENGINE:
+            continue
+        if misery == RAD_HER and role != ROLE_FRONT and role != ROLE_REAR:
+            continue
+        after_counts, after_roles = counts.copy(), roles.copy()
+        _take(after_counts, after_roles, kind)
+        loss = before - bike_value(after_counts, after_roles, flat and role != ROLE_FRONT, flat_half)
+        gain = _gain_from(own_counts, own_roles, own_flat, own_before, kind, role, flat_half) if her else 0
+        if best_kind < 0:
+            better = True
+        elif victim_picks:  # the victim gives what costs it least
+            better = loss < best_loss or (loss == best_loss and gain < best_gain)
+        else:
+            better = loss + gain > best_loss + best_gain
+        if better:
+            best_kind, best_loss, best_gain = kind, loss, gain
+    if best_kind < 0:
+        return 0.0, -1
+    return float(best_loss + best_gain), best_kind
+
+
+@njit(cache=True)
+def _best_misery(obs, mask, n, flat_half, victim_picks_her):
+    best_gain, best_action = 0.0, -1
+    for action in range(E.MISERY_BASE, mask.shape[0]):
+        if mask[action] == 0:
+            continue
+        m, r = (action - E.MISERY_BASE) // (P - 1), (action - E.MISERY_BASE) % (P - 1) + 1
+        damage = _best_slot(obs, int(MISERY_KINDS[m]), r, flat_half, victim_picks_her)[0]
+        # A misery card spent is a misery card gone: play it only where it costs the target something.
+        gain = damage * _leader_weight(obs, r, n)
+        if gain > best_gain:
+            best_gain, best_action = gain, action
+    return best_action
+
+
+@njit(cache=True)
+def _turn(obs, mask, hand, n, flat_half, adds, victim_picks_her):
+    counts, roles, flat = read_bike(obs, 0)
+    move = _best_own_play(counts, roles, flat, mask, E.MOVE_BASE, E.REMOVE_BASE, True, hand, flat_half, adds)
+    if move >= 0:
+        return move
+    if bike_value(counts, roles, flat, flat_half) == 0 or flat:  # a broken or flat bike first
+        fix = _best_own_play(counts, roles, flat, mask, E.FIT_BASE, E.MOVE_BASE, False, hand, flat_half, adds)
+        if fix >= 0:
+            return fix
+    attack = _best_misery(obs, mask, n, flat_half, victim_picks_her)
+    if attack >= 0:
+        return attack
+    # A pass may be the last of the round (everybody else may pass after it): never pass while a
+    # reserve would still raise the bike.
+    fit = _best_own_play(counts, roles, flat, mask, E.FIT_BASE, E.MOVE_BASE, False, hand, flat_half, adds)
+    return fit if fit >= 0 else E.PASS
+
+
+@njit(cache=True)
+def _keeps(counts, roles, flat, kind, hand, flat_half):
+    """(what we can still build, what the bike scores now) after losing ``kind``: to hand over the
+    card whose loss costs least."""
+    if _role(roles, kind) == ROLE_FRONT:
+        flat = False
+    counts, roles = counts.copy(), roles.copy()
+    _take(counts, roles, kind)
+    return potential(counts, flat, hand, flat_half), bike_value(counts, roles, flat, flat_half)
+
+
+@njit(cache=True)
+def _pick(obs, mask, hand, flat_half, victim_picks_her):
+    """A bike card: the attacker aims its misery card, or, as the victim, the card we hand over."""
+    if obs[O_TURN_OF] != 0:
+        misery = int(MISERY_KINDS[_argmax(obs, O_PMISERY, MISERIES)])
+        kind = _best_slot(obs, misery, _argmax(obs, O_PTARGET, P), flat_half, victim_picks_her)[1]
+        return -1 if kind < 0 else E.SLOT_BASE + int(E.BIKE_INDEX[kind])
+    counts, roles, flat = read_bike(obs, 0)
+    best, best_potential, best_value = -1, 0, 0
+    for action in range(E.SLOT_BASE, E.SLOT_BASE + SLOTS):
+        if mask[action] == 0:
+            continue
+        kept_potential, kept_value = _keeps(counts, roles, flat, int(BIKE_KINDS[action - E.SLOT_BASE]), hand,
+                                            flat_half)
+        if best < 0 or kept_potential > best_potential or (kept_potential == best_potential
+                                                            and kept_value > best_value):
+            best, best_potential, best_value = action, kept_potential, kept_value
+    return best
+
+
+@njit(cache=True)
+def _engine_slot(obs, mask):
+    if mask[E.ADD_ENGINE] != 0:
+        return E.ADD_ENGINE
+    counts, roles, _ = read_bike(obs, 0)
+    weakest = _weakest_engine(counts, roles)
+    return -1 if weakest < 0 else E.SLOT_BASE + int(E.BIKE_INDEX[weakest])
+
+
+@njit(cache=True)
+def _place(obs, flat_half):
+    counts, roles, flat = read_bike(obs, 0)
+    kind = _argmax(obs, O_PCARD, NUM_KINDS)
+    if not _is_spare(kind):
+        return -1
+    best_value, best = -1, -1
+    for role in range(SPARE_ROLES):  # front, rear, engine
+        after_counts, after_roles, after_flat = counts.copy(), roles.copy(), flat
+        if role != ROLE_ENGINE:
+            _take_wheel(after_counts, after_roles, role)
+            if role == ROLE_FRONT:
+                after_flat = False
+        after_counts[kind] += 1
+        after_roles[kind - SPARE_0] = role
+        value = bike_value(after_counts, after_roles, after_flat, flat_half)
+        if value > best_value:
+            best_value, best = value, _fit(kind, role)
+    return best
+
+
+# ---- reactions --------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _answer(mask, misery, own_value, own_potential, value_after, potential_after):
+    if own_value - value_after <= 0:
+        return E.ACCEPT  # it costs nothing now
+    if misery == NAIL and mask[E.REACT_PUMP] != 0:
+        return E.REACT_PUMP
+    if misery == TUV and mask[E.REACT_FUCK_TUV] != 0:
+        return E.REACT_FUCK_TUV
+    loss = own_potential - potential_after
+    if mask[E.REACT_LACH] != 0 and loss > 0 and (loss >= own_potential / 5 or own_potential <= 100):
+        return E.REACT_LACH
+    return E.ACCEPT
+
+
+@njit(cache=True)
+def _react(obs, mask, hand, flat_half):
+    misery = int(MISERY_KINDS[_argmax(obs, O_PMISERY, MISERIES)])
+    slot = -1
+    for b in range(SLOTS):
+        if obs[O_PSLOT + b] != 0:
+            slot = b
+            break
+    counts, roles, flat = read_bike(obs, 0)
+    own_value, own_potential = bike_value(counts, roles, flat, flat_half), potential(counts, flat, hand, flat_half)
+    if misery == NAIL:
+        return _answer(mask, misery, own_value, own_potential, bike_value(counts, roles, True, flat_half),
+                       potential(counts, True, hand, flat_half))
+    if slot >= 0:
+        kept_potential, kept_value = _keeps(counts, roles, flat, int(BIKE_KINDS[slot]), hand, flat_half)
+        return _answer(mask, misery, own_value, own_potential, kept_value, kept_potential)
+    # Motor her / Rad her: we will pick the card, the cheapest
+    found, kept_potential, kept_value = False, own_potential, own_value
+    for kind in range(NUM_KINDS):
+        if counts[kind] == 0:
+            continue
+        role = _role(roles, kind)
+        if (role == ROLE_FRONT or role == ROLE_REAR) if misery == RAD_HER else role == ROLE_ENGINE:
+            keeps_potential, keeps_value = _keeps(counts, roles, flat, kind, hand, flat_half)
+            if not found or keeps_potential > kept_potential or (keeps_potential == kept_potential
+                                                                  and keeps_value > kept_value):
+                found, kept_potential, kept_value = True, keeps_potential, keeps_value
+    return _answer(mask, misery, own_value, own_potential, kept_value, kept_potential)
+
+
+# ---- the strategy ----------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def choose(obs, mask, rules, rng):
+    """The heuristic's action for one observation (see the module doc)."""
+    legal, only = 0, -1
+    for a in range(mask.shape[0]):
+        if mask[a] != 0:
+            legal += 1
+            only = a
+    if legal == 1:
+        return only
+    n = int(rules[R_PLAYERS])
+    flat_half, adds = rules[R_FLAT_HALF] != 0, rules[R_ADDS] != 0
+    victim_picks_her, keeps_reserves = rules[R_VICTIM_PICKS] != 0, rules[R_KEEPS_RESERVES] != 0
+    hand = np.zeros(NUM_KINDS, np.int64)
+    for kind in range(NUM_KINDS):
+        hand[kind] = int(obs[O_HAND + kind])
+    phase = _argmax(obs, O_PHASE, PHASES)
+    action = -1
+    if phase == E.PH_DRAW:
+        action = _draw(obs, mask, hand, flat_half)
+    elif phase == E.PH_DISCARD:
+        action = _discard(obs, mask, hand, n, flat_half)
+    elif phase == E.PH_LAYOUT:
+        action = _lay_out(obs, mask, hand, flat_half, adds, keeps_reserves)
+    elif phase == E.PH_TURN:
+        action = _turn(obs, mask, hand, n, flat_half, adds, victim_picks_her)
+    elif phase == E.PH_MISERY_SLOT:
+        action = _pick(obs, mask, hand, flat_half, victim_picks_her)
+    elif phase == E.PH_REACT:
+        action = _react(obs, mask, hand, flat_half)
+    elif phase == E.PH_PLACE:
+        action = _place(obs, flat_half)
+    elif phase == E.PH_ENGINE_SLOT:
+        action = _engine_slot(obs, mask)
+    if action < 0 or action >= mask.shape[0] or mask[action] == 0:
+        action = choice(rng, mask)
+    return action
+
+
+@njit(cache=True)
+def choose_rows(obs, masks, rules, rngs, streams, out):
+    """:func:`choose` for each row, drawing from generator ``rngs[streams[k]]`` (agents/heuristic:
+    ``rules`` is :func:`table_rules`)."""
+    for k in range(obs.shape[0]):
+        out[k] = choose(obs[k], masks[k], rules, rngs[streams[k]])
+
+
+class HeuristicAgent(CompiledHeuristic):
+    """The strategy of the module doc, as an :class:`agents.base.Agent`."""
+
+    choose_rows = staticmethod(choose_rows)
+    table_rules = staticmethod(table_rules)
     keeps_reserves = True  # lay out one engine and keep the others (False: lay out every engine and Turbo)
 
     def reset(self, seat, env_id, config):
         super().reset(seat, env_id, config)
-        self.n = config["num_players"]
-        self.flat_half = config.get("flat_front", "zero") == "half"
-        self.adds = config.get("own_bike", "add") == "add"
-
-    # ---- reading the observation ----------------------------------------------------------------
-
-    def act(self, observation, action_mask, info=None):
-        self.v = v = E.LAYOUT.views(observation)
-        self.mask = action_mask
-        legal = np.flatnonzero(action_mask)
-        if legal.size == 1:
-            return int(legal[0])
-        self.hand = v["hand"].astype(np.int64)
-        phase = int(v["phase"].argmax())
-        handler = {E.PH_DRAW: self._draw, E.PH_DISCARD: self._discard, E.PH_LAYOUT: self._lay_out,
-                   E.PH_TURN: self._turn, E.PH_MISERY_SLOT: self._pick, E.PH_REACT: self._react,
-                   E.PH_PLACE: self._place, E.PH_ENGINE_SLOT: self._engine_slot}[phase]
-        action = handler()
-        if action is None or not action_mask[action]:
-            action = int(legal[self.rng.integers(legal.size)])
-        return int(action)
-
-    def bike(self, r):
-        """Seat ``r`` places after us: its bike from the observation."""
-        counts = np.zeros(NUM_KINDS, np.int64)
-        counts[REGULAR_BIKE_KINDS] = self.v["bikes"][r]
-        roles = np.full(NUM_SPARES, -1)
-        for s in range(NUM_SPARES):
-            on = np.flatnonzero(self.v["bike_spares"][r, s])
-            if on.size:
-                roles[s] = on[0]
-                counts[SPARE_0 + s] = 1
-        return counts, roles, bool(self.v["flat_tyre"][r])
-
-    def value(self, bike):
-        return bike_value(*bike, self.flat_half)
-
-    def potential(self, bike):
-        """The best bike our bike and hand make together (what we can still score this round)."""
-        counts, _, flat = bike
-        cards = counts + self.hand
-        if flat and counts[FRONT]:             # a nailed tyre: a flat front wheel until pumped up
-            cards[FRONT] -= 1
-            cards[FLAT_FRONT] += 1
-        return best_bike_from(cards, self.flat_half)[0]
-
-    def _last_to_pass(self):
-        """Whether our pass would end the round (every other seat in the contest has passed)."""
-        in_contest = int(self.v["status"][: self.n, 1].sum())
-        return int(self.v["pass_streak"][0]) + 1 >= in_contest
-
-    # ---- building -----------------------------------------------------------------------------------
-
-    def _draw(self):
-        top = np.flatnonzero(self.v["discard_top"])
-        if top.size:
-            before = hand_worth(self.hand, self.flat_half)
-            with_top = self.hand.copy()
-            with_top[top[0]] += 1
-            if self._after_best_discard(with_top)[1] > before + 10:
-                return E.DRAW_FACE_UP
-        return E.DRAW_PILE if self.mask[E.DRAW_PILE] else E.DRAW_FACE_UP
-
-    def _after_best_discard(self, cards):
-        """(kind to discard, worth of the hand without it)."""
-        best = (None, -1.0)
-        for kind in np.flatnonzero(cards):
-            rest = cards.copy()
-            rest[kind] -= 1
-            worth = hand_worth(rest, self.flat_half)
-            if worth > best[1]:
-                best = (int(kind), worth)
-        return best
-
-    def _discard(self):
-        kind, _ = self._after_best_discard(self.hand)
-        if self.mask[E.KNOCK]:
-            rest = self.hand.copy()
-            rest[kind] -= 1
-            strong = best_bike_from(rest, self.flat_half)[0] >= KNOCK_AT
-            if strong or self.v["draw_pile"][0] <= 2 * self.n:
-                return E.KNOCK
-        return E.DISCARD_BASE + kind
-
-    # ---- laying out ----------------------------------------------------------------------------------
-
-    def _lay_out(self):
-        counts, roles, flat = self.bike(0)
-        _, plan = best_bike_from(self.hand + counts * (FIXED_ROLE >= 0), self.flat_half)
-        want = []
-        if not self._has(counts, roles, ROLE_FRONT):
-            want += [self._fit(k, ROLE_FRONT) for k, r in plan.items() if r == ROLE_FRONT and self.hand[k]]
-            pumped = (FLAT_FRONT,) if self.hand[PUMP] else ()
-            want += [self._fit(k) for k in (FRONT,) + pumped + (WOODEN_FRONT, FLAT_FRONT)]
-        if not self._has(counts, roles, ROLE_REAR):
-            want += [self._fit(k, ROLE_REAR) for k, r in plan.items() if r == ROLE_REAR and self.hand[k]]
-            want += [self._fit(k) for k in reversed(REARS)]
-        if flat:
-            want.append(self._fit(PUMP))
-        spare_engines = [self._fit(k, ROLE_ENGINE) for k, r in plan.items() if r == ROLE_ENGINE and self.hand[k]]
-        if self.adds and self.keeps_reserves:   # one engine, the weakest: the rest are reserves
-            if self._weakest_engine(counts, roles) is None:
-                want += [self._fit(k) for k in ENGINES] + sorted(spare_engines)
-        else:           # nothing can be added later: everything goes out
-            want += [self._fit(k) for k in reversed(ENGINES)] + spare_engines + [self._fit(TURBO)]
-        for action in want:
-            if self.mask[action]:
-                return action
-        return E.FINISH_LAYOUT
-
-    @staticmethod
-    def _has(counts, roles, role):
-        kinds = (FRONT, FLAT_FRONT, WOODEN_FRONT) if role == ROLE_FRONT else REARS
-        return any(counts[k] for k in kinds) or any(r == role for r in roles)
-
-    @staticmethod
-    def _fit(kind, role=None):
-        for f in range(E.NUM_FITS):
-            if E.FIT_KIND[f] == kind and (role is None or E.FIT_ROLE[f] == role):
-                return E.FIT_BASE + f
-        raise ValueError(kind)
-
-    # ---- the contest -----------------------------------------------------------------------------------
-
-    def _turn(self):
-        own = self.bike(0)
-        legal = np.flatnonzero(self.mask)
-        moves = [int(a) for a in legal if E.MOVE_BASE <= a < E.REMOVE_BASE]
-        fits = [int(a) for a in legal if E.FIT_BASE <= a < E.MOVE_BASE]
-        move = self._best_own_play(own, moves, keep_potential=True)
-        if move is not None:
-            return move
-        if self.value(own) == 0 or own[2]:           # a broken or flat bike first
-            fix = self._best_own_play(own, fits)
-            if fix is not None:
-                return fix
-        attack = self._best_misery(legal)
-        if attack is not None:
-            return attack
-        # A pass may be the last of the round (everybody else may pass after it): never pass while a
-        # reserve would still raise the bike.
-        return self._best_own_play(own, fits) or E.PASS
-
-    def _best_own_play(self, own, actions, keep_potential=False):
-        """The play on our own bike that raises it most now (its value, else the number of its front
-        wheel, rear wheel and engine slots filled); None if none does."""
-        best, best_action = self._standing(own), None
-        before = self.potential(own) if keep_potential else 0
-        for action in actions:
-            after = self._after_own_play(own, action)
-            if keep_potential and self.potential(after) < before:
-                continue                              # (a move that throws away a wheel we need)
-            standing = self._standing(after)
-            if standing > best:
-                best, best_action = standing, action
-        return best_action
-
-    def _standing(self, bike):
-        counts, roles, _ = bike
-        filled = (self._has(counts, roles, ROLE_FRONT) + self._has(counts, roles, ROLE_REAR)
-                  + (self._weakest_engine(counts, roles) is not None))
-        return self.value(bike), filled
-
-    def _after_own_play(self, bike, action):
-        counts, roles, flat = bike[0].copy(), bike[1].copy(), bike[2]
-        if action >= E.MOVE_BASE:                        # a spare part into another role
-            s, role = divmod(action - E.MOVE_BASE, 3)
-            if roles[s] == ROLE_FRONT:
-                flat = False
-            if role != ROLE_ENGINE:
-                self._take_wheel(counts, roles, role)
-                flat = False if role == ROLE_FRONT else flat
-            roles[s] = role
-            return counts, roles, flat
-        f = action - E.FIT_BASE
-        kind, role = int(E.FIT_KIND[f]), int(E.FIT_ROLE[f])
-        if role == ROLE_PUMP:
-            return counts, roles, False
-        if role in (ROLE_FRONT, ROLE_REAR):
-            self._take_wheel(counts, roles, role)
-            if role == ROLE_FRONT:
-                flat = kind == FLAT_FRONT
-        elif role == ROLE_ENGINE and not self.adds:     # it must replace an engine: the weakest
-            weakest = self._weakest_engine(counts, roles)
-            if weakest is not None:
-                self._take(counts, roles, weakest)
-        counts[kind] += 1
-        if kind in SPARES:
-            roles[kind - SPARE_0] = role
-        return counts, roles, flat
-
-    @staticmethod
-    def _take(counts, roles, kind):
-        counts[kind] -= 1
-        if kind in SPARES:
-            roles[kind - SPARE_0] = -1
-
-    def _take_wheel(self, counts, roles, role):
-        kinds = (FRONT, FLAT_FRONT, WOODEN_FRONT) if role == ROLE_FRONT else REARS
-        for k in kinds:
-            if counts[k]:
-                counts[k] -= 1
-                return k
-        for s in range(NUM_SPARES):
-            if roles[s] == role:
-                self._take(counts, roles, SPARE_0 + s)
-                return SPARE_0 + s
-        return None
-
-    @staticmethod
-    def _weakest_engine(counts, roles):
-        engines = [(POWER[k], 0, k) for k in ENGINES if counts[k]]
-        engines += [(POWER[SPARE_0 + s], 1, SPARE_0 + s) for s in range(NUM_SPARES) if roles[s] == ROLE_ENGINE]
-        return min(engines)[2] if engines else None
-
-    def _leader_weight(self, r):
-        """Misery is aimed at the leader: full weight for the best-placed opponent, less for others."""
-        estimate = self.v["totals"][: self.n] + self.v["bike_value"][: self.n]
-        opponents = estimate[1:]
-        return 1.0 if estimate[r] >= opponents.max() else 0.5
-
-    def _best_misery(self, legal):
-        best_gain, best_action = 0.0, None
-        for action in legal:
-            if action < E.MISERY_BASE:
-                continue
-            m, k = divmod(int(action) - E.MISERY_BASE, E.MAX_PLAYERS - 1)
-            misery, r = int(E.MISERY_KINDS[m]), k + 1
-            damage, _ = self._best_slot(misery, r)
-            # A misery card spent is a misery card gone: play it only where it costs the target something.
-            gain = damage * self._leader_weight(r)
-            if gain > best_gain:
-                best_gain, best_action = gain, int(action)
-        return best_action
-
-    def _best_slot(self, misery, r):
-        """(what ``misery`` on seat ``r`` is worth to us, the card to aim at): the card whose loss costs
-        the target most, or for Motor her / Rad her when the victim picks, the card it would give."""
-        target = self.bike(r)
-        before = self.value(target)
-        if misery == NAIL:                      # the front tyre goes flat: 0, or half the value
-            return float(before - (before // 2 if self.flat_half else 0)), None
-        own = self.bike(0)
-        own_before = self.value(own)
-        victim_picks = misery in (MOTOR_HER, RAD_HER) and self.config.get("her_choice", "victim") == "victim"
-        options = []
-        for kind in np.flatnonzero(target[0]):
-            role = self._role(target, kind)
-            if misery == MOTOR_HER and role != ROLE_ENGINE:
-                continue
-            if misery == RAD_HER and role not in (ROLE_FRONT, ROLE_REAR):
-                continue
-            counts, roles = target[0].copy(), target[1].copy()
-            self._take(counts, roles, kind)
-            flat = target[2] and role != ROLE_FRONT
-            loss = before - self.value((counts, roles, flat))
-            gain = self._gain_from(own, own_before, kind, role) if misery in (MOTOR_HER, RAD_HER) else 0
-            options.append((loss, gain, int(kind)))
-        if not options:
-            return 0.0, None
-        if victim_picks:                        # the victim gives what costs it least
-            loss, gain, kind = min(options, key=lambda o: (o[0], o[1]))
-        else:
-            loss, gain, kind = max(options, key=lambda o: o[0] + o[1])
-        return float(loss + gain), kind
-
-    @staticmethod
-    def _role(bike, kind):
-        return bike[1][kind - SPARE_0] if kind in SPARES else FIXED_ROLE[kind]
-
-    def _gain_from(self, own, own_before, kind, role):
-        """What receiving ``kind`` (Motor her / Rad her) adds to our bike, in its best role."""
-        best = 0
-        for place in ((ROLE_FRONT, ROLE_REAR, ROLE_ENGINE) if kind in SPARES else (role,)):
-            counts, roles, flat = own[0].copy(), own[1].copy(), own[2]
-            if place in (ROLE_FRONT, ROLE_REAR):
-                self._take_wheel(counts, roles, place)
-                if place == ROLE_FRONT:
-                    flat = False
-            counts[kind] += 1
-            if kind in SPARES:
-                roles[kind - SPARE_0] = place
-            best = max(best, self.value((counts, roles, flat)) - own_before)
-        return best
-
-    def _pick(self):
-        """A bike card: the attacker aims its misery card, or, as the victim, the card we hand over."""
-        if self.v["turn_of"][0]:
-            misery = int(E.MISERY_KINDS[int(self.v["pending_misery"].argmax())])
-            _, kind = self._best_slot(misery, int(self.v["pending_target"].argmax()))
-            return None if kind is None else E.SLOT_BASE + int(E.BIKE_INDEX[kind])
-        own = self.bike(0)
-        options = [int(a) for a in np.flatnonzero(self.mask)]
-        return max(options, key=lambda a: self._keeps(own, int(E.BIKE_KINDS[a - E.SLOT_BASE])))
-
-    def _keeps(self, own, kind):
-        """(what we can still build, what the bike scores now) after losing ``kind``: to hand over the
-        card whose loss costs least."""
-        counts, roles, flat = own[0].copy(), own[1].copy(), own[2]
-        if self._role(own, kind) == ROLE_FRONT:
-            flat = False
-        self._take(counts, roles, kind)
-        after = (counts, roles, flat)
-        return self.potential(after), self.value(after)
-
-    def _engine_slot(self):
-        if self.mask[E.ADD_ENGINE]:
-            return E.ADD_ENGINE
-        counts, roles, _ = self.bike(0)
-        weakest = self._weakest_engine(counts, roles)
-        return E.SLOT_BASE + int(E.BIKE_INDEX[weakest])
-
-    def _place(self):
-        own = self.bike(0)
-        kind = int(self.v["pending_card"].argmax())
-        best = (-1, None)
-        for role in (ROLE_FRONT, ROLE_REAR, ROLE_ENGINE):
-            counts, roles, flat = own[0].copy(), own[1].copy(), own[2]
-            if role != ROLE_ENGINE:
-                self._take_wheel(counts, roles, role)
-                if role == ROLE_FRONT:
-                    flat = False
-            counts[kind] += 1
-            roles[kind - SPARE_0] = role
-            value = self.value((counts, roles, flat))
-            if value > best[0]:
-                best = (value, self._fit(kind, role))
-        return best[1]
-
-    # ---- reactions --------------------------------------------------------------------------------------
-
-    def _react(self):
-        misery = int(E.MISERY_KINDS[int(self.v["pending_misery"].argmax())])
-        slot = np.flatnonzero(self.v["pending_slot"])
-        own = self.bike(0)
-        counts, roles, flat = own[0].copy(), own[1].copy(), own[2]
-        if misery == NAIL:
-            after = (counts, roles, True)
-        elif slot.size:
-            kind = int(E.BIKE_KINDS[slot[0]])
-            if self._role(own, kind) == ROLE_FRONT:
-                flat = False
-            self._take(counts, roles, kind)
-            after = (counts, roles, flat)
-        else:                                   # Motor her / Rad her: we will pick the card, the cheapest
-            fits = (ROLE_FRONT, ROLE_REAR) if misery == RAD_HER else (ROLE_ENGINE,)
-            kinds = [k for k in np.flatnonzero(own[0]) if self._role(own, k) in fits]
-            kept = max((self._keeps(own, int(k)) for k in kinds), default=(self.potential(own), self.value(own)))
-            return self._answer(misery, own, kept[1], kept[0])
-        return self._answer(misery, own, self.value(after), self.potential(after))
-
-    def _answer(self, misery, own, value_after, potential_after):
-        if self.value(own) - value_after <= 0:
-            return E.ACCEPT                     # it costs nothing now
-        if misery == NAIL and self.mask[E.REACT_PUMP]:
-            return E.REACT_PUMP
-        if misery == TUV and self.mask[E.REACT_FUCK_TUV]:
-            return E.REACT_FUCK_TUV
-        before = self.potential(own)
-        loss = before - potential_after
-        if self.mask[E.REACT_LACH] and loss > 0 and (loss >= before / 5 or before <= 100):
-            return E.REACT_LACH
-        return E.ACCEPT
+        self._rules = table_rules(config, self.keeps_reserves)

@@ -68,10 +68,11 @@ def test_beats_random_players(num_players):
 
 
 def test_values_a_hand_by_its_best_bike():
+    # roles: the role of each spare part in that bike (-1: not used)
     value, roles = best_bike_from(counts_of([FRONT, ENGINE_50, ENGINE_10, TURBO, REAR_3]), False)
-    assert value == 360 and roles == {}
+    assert value == 360 and roles.tolist() == [-1] * 6
     value, roles = best_bike_from(counts_of([FRONT, ENGINE_100, SPARE_0 + 2, REAR_1]), False)
-    assert value == 400 and roles == {SPARE_0 + 2: ROLE_REAR}   # a spare part is the best rear wheel
+    assert value == 400 and roles.tolist() == [-1, -1, ROLE_REAR, -1, -1, -1]   # a spare part is the best rear wheel
     value, _ = best_bike_from(counts_of([FLAT_FRONT, PUMP, ENGINE_100, REAR_1]), False)
     assert value == 100
     assert best_bike_from(counts_of([ENGINE_100, REAR_4]), False)[0] == 0
