@@ -5,11 +5,12 @@
 For every game, both backends train the same network with the same PPO settings (the game's
 preset; 8192 samples per update: 64 batched games x 128 steps, or 2 env processes x 4096 steps)
 against the same opponent pool, in two mixes: ``pool`` (random, heuristic and one frozen snapshot
-at odds 0.3/0.3/0.4, the default) and ``no heuristic`` (random and snapshot, 0.5/0/0.5): the
-heuristic agents are Python code at 0.1-1 ms a decision, so they bound the batched backend.
+at odds 0.3/0.3/0.4, the default) and ``no heuristic`` (random and snapshot, 0.5/0/0.5): a
+heuristic written in Python (tens of us to 1 ms a decision) bounds the batched backend, a compiled
+one (agents/heuristic: a few us, one call per wave) much less.
 After one untimed update (numba and torch warm up), ``--updates`` updates are timed; learner steps
 per second count rollout and update together. The time is split into the env's step (for the
-vector backend further into the numba engine, the Python heuristic and the batched snapshot
+vector backend further into the numba engine, the heuristic agents and the batched snapshot
 forwards), the policy's forward during the rollout, and the PPO update.
 
 Writes benchmarks/results/training_speed.md and training_speed.json; ``--render`` rebuilds the page
@@ -225,8 +226,9 @@ def report(results, command, minutes, load, before=None, machine=None):
                          f"{' | '.join(_before_cells(before, env_id, pool))} |")
     lines += ["", "## Where the time goes", "",
               "Shares of the timed run. *env*: the VecEnv's step (opponents included); for the vector backend "
-              "split into the numba engine (learner and random-opponent moves, views), the Python heuristic "
-              "agents and the snapshots' batched forwards. *forward*: the learner policy during the rollout "
+              "split into the numba engine (learner and random-opponent moves, views), the heuristic agents "
+              "(one compiled call per wave where the game's strategy is compiled, else a Python call a decision) "
+              "and the snapshots' batched forwards. *forward*: the learner policy during the rollout "
               "(plus SB3's rollout bookkeeping). *update*: PPO's gradient epochs.", "",
               "| env | opponents | backend | env | engine | heuristic | snapshot | forward | update |",
               "|---|---|---|---:|---:|---:|---:|---:|---:|"]

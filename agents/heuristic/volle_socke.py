@@ -28,9 +28,10 @@ nothing can be added later, so it lays out everything.)
 broken or flat bike from the hand; play a misery card where it hurts most, aimed at the leader
 (the opponent with the highest total plus current bike; damage to others counts less), taking the
 card whose loss costs the target most (for Motor her / Rad her the victim picks: it counts the
-card the victim would give, and what that card adds to its own bike); when its pass would end the
-round (everybody else has passed), put out the reserve that adds most; otherwise pass. Reserves
-thus come out at the end, one per round of passes, once the others have stopped playing.
+card the victim would give, and what that card adds to its own bike); with nothing of that to
+do, put out the reserve that adds most (any pass may be the round's last, so it never passes while
+a reserve would still raise the bike); otherwise pass. Reserves thus come out once the misery
+cards are spent, one a turn.
 
 **As a target.** Weighs a loss by the bike it can still build from its bike and hand together
 (a reserve in hand makes a lost card cheap); answers a Nail with the Air Pump and a TÜV with Fuck

@@ -6,7 +6,7 @@
 | Parallel API          | yes (turn-based, via ``turn_based_aec_to_parallel``)                  |
 | Manual control        | no                                                                    |
 | Agents                | ``player_0`` ... ``player_{n-1}``, n = 2..8 (default 4)               |
-| Observation shape     | ``{"observation": float32[OBS_SIZE], "action_mask": int8[155]}``      |
+| Observation shape     | ``{"observation": float32[OBS_SIZE], "action_mask": int8[156]}``      |
 | Observation values    | counts, one-hots and horsepower; bounds in the observation space      |
 | Reward                | final placement: +1 best ... -1 worst (optional per-round shaping)    |
 +-----------------------+-----------------------------------------------------------------------+
