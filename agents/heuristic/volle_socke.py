@@ -30,8 +30,8 @@ broken or flat bike from the hand; play a misery card where it hurts most, aimed
 card whose loss costs the target most (for Motor her / Rad her the victim picks: it counts the
 card the victim would give, and what that card adds to its own bike); with nothing of that to
 do, put out the reserve that adds most (any pass may be the round's last, so it never passes while
-a reserve would still raise the bike); otherwise pass. Reserves thus come out once the misery
-cards are spent, one a turn.
+a reserve would still raise the bike); otherwise pass. Reserves thus come out on turns with
+nothing better to do, one a turn.
 
 **As a target.** Weighs a loss by the bike it can still build from its bike and hand together
 (a reserve in hand makes a lost card cheap); answers a Nail with the Air Pump and a TÜV with Fuck
