@@ -7,8 +7,10 @@ that change the observation (``Option.observation``) for training and evaluation
 
 The opponent pool (``pool_weights``: odds of a random player, the heuristic agent and a frozen
 snapshot of the learner in each opponent seat) is part of the preset: the heuristic is the
-opponent a policy is measured against, but it is the one opponent that runs in Python, at 0.1-1
-ms a decision, and so sets the speed of batched training (benchmarks/results/training_speed.md).
+opponent a policy is measured against. Where its strategy is compiled (Secret Hitler, Volle Socke,
+Volles Fass voraus: a few us a decision, one call per wave) it costs batched training little;
+Teufel Teufel's and Voll auf die 18's are Python, a call per decision
+(benchmarks/results/training_speed.md).
 
 Every game that has a heuristic starts warm (``imitation_samples``, ``imitation_epochs``): the
 policy first clones 200k of the heuristic's decisions, in three DAgger rounds (training/imitation.py),
