@@ -18,10 +18,22 @@ more of the config, such as a house rule every player knows, defines its own ``t
 import importlib
 
 import numpy as np
+from numba import njit
 
 from envs.core.rng import RNG, seed_rng
 
 from .. import base
+
+
+@njit(cache=True)
+def block_argmax(obs, offset, size):
+    """numpy's argmax of ``obs[offset:offset + size]`` (the first largest entry): which entry of
+    a one-hot block of the observation is set, for the compiled strategies."""
+    best = 0
+    for k in range(1, size):
+        if obs[offset + k] > obs[offset + best]:
+            best = k
+    return best
 
 
 def _module(env_id):

@@ -35,7 +35,7 @@ from numba import njit
 from envs.core.rng import choice, uniform
 from envs.secret_hitler import engine as E
 
-from . import CompiledHeuristic
+from . import CompiledHeuristic, block_argmax
 
 P = E.MAX_PLAYERS
 F, L, HITLER = E.FASCIST, E.LIBERAL, E.HITLER
@@ -61,21 +61,11 @@ JA_BLAME = np.float32(0.2)
 
 
 @njit(cache=True)
-def _argmax(obs, offset, size):
-    """numpy's argmax of ``obs[offset:offset + size]``: the first largest entry."""
-    best = 0
-    for k in range(1, size):
-        if obs[offset + k] > obs[offset + best]:
-            best = k
-    return best
-
-
-@njit(cache=True)
 def _one_hot(obs, offset, size):
     """The set entry of a one-hot block, -1 when none is set."""
     for k in range(size):
         if obs[offset + k] != 0:
-            return _argmax(obs, offset, size)
+            return block_argmax(obs, offset, size)
     return -1
 
 
@@ -92,7 +82,7 @@ def suspicion(obs, me, role, team):
     for i in range(E.HISTORY):
         if obs[O_VALID + i] == 0:
             continue
-        president, nominee = _argmax(obs, O_PRESIDENTS + i * P, P), _argmax(obs, O_NOMINEES + i * P, P)
+        president, nominee = block_argmax(obs, O_PRESIDENTS + i * P, P), block_argmax(obs, O_NOMINEES + i * P, P)
         pres_claim = _claim(obs, O_PRES_CLAIM + i * PRES_CLAIMS, PRES_CLAIMS, NO_PRES_CLAIM)
         chanc_claim = _claim(obs, O_CHANC_CLAIM + i * CHANC_CLAIMS, CHANC_CLAIMS, NO_CHANC_CLAIM)
         policy = _one_hot(obs, O_POLICY + i * 2, 2)
@@ -167,10 +157,10 @@ def _seat_action(base, kind, mask, role, team, hitler, zone, s, obs, rng):
 
 @njit(cache=True)
 def _vote_ja(obs, me, role, team, hitler, zone, s):
-    president, nominee = _argmax(obs, O_PRESIDENT, P), _argmax(obs, O_NOMINEE, P)
+    president, nominee = block_argmax(obs, O_PRESIDENT, P), block_argmax(obs, O_NOMINEE, P)
     if me == president or me == nominee:
         return True
-    tracker = _argmax(obs, O_TRACKER, TRACKER)
+    tracker = block_argmax(obs, O_TRACKER, TRACKER)
     with_teammate = team[president] != 0 or team[nominee] != 0
     if role == F:
         if zone and nominee == hitler:
@@ -206,8 +196,8 @@ def _session_claim(obs, phase, role):
 
 @njit(cache=True)
 def _investigation_claim(obs, role, team, rng):
-    target = _argmax(obs, O_TARGETS, P)
-    truth = _argmax(obs, O_INVESTIGATION + 2 * target, 2)
+    target = block_argmax(obs, O_TARGETS, P)
+    truth = block_argmax(obs, O_INVESTIGATION + 2 * target, 2)
     if role != F:
         return truth
     if team[target]:
@@ -219,7 +209,7 @@ def _investigation_claim(obs, role, team, rng):
 def who_is_who(obs, num_players):
     """The seat's own seat and role, which seats it knows are fascist (Hitler included) and
     Hitler's seat (-1 unknown)."""
-    me, role = _argmax(obs, O_SEAT, P), _argmax(obs, O_ROLE, ROLES)
+    me, role = block_argmax(obs, O_SEAT, P), block_argmax(obs, O_ROLE, ROLES)
     team = np.zeros(P, np.int8)
     hitler = -1
     for p in range(num_players):
@@ -234,9 +224,9 @@ def who_is_who(obs, num_players):
 def choose(obs, mask, num_players, rng):
     """The heuristic's action for one observation (see the module doc)."""
     me, role, team, hitler = who_is_who(obs, num_players)
-    fascists_enacted = _argmax(obs, O_TRACK, TRACK)
+    fascists_enacted = block_argmax(obs, O_TRACK, TRACK)
     zone = fascists_enacted >= E.HITLER_ZONE
-    phase = _argmax(obs, O_PHASE, PHASES)
+    phase = block_argmax(obs, O_PHASE, PHASES)
     action = -1
     if phase == E.NOMINATION:
         s = suspicion(obs, me, role, team)

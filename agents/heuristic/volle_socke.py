@@ -55,7 +55,7 @@ from envs.volle_socke.data import (
     ROLE_FRONT, ROLE_PUMP, ROLE_REAR, SPARE_0, SPARE_GEAR, SPARE_ROLES, TURBO, TUV, WOODEN_FRONT,
 )
 
-from . import CompiledHeuristic
+from . import CompiledHeuristic, block_argmax
 
 KNOCK_AT = 400            # HP of the best bike in hand that is worth knocking for
 #: What a hand that makes a bike at all adds to its worth (a knock may come any time: no bike, no score).
@@ -99,6 +99,40 @@ def table_rules(config, keeps_reserves=True):
 
 # ---- bikes -----------------------------------------------------------------------------------------
 
+#: Front wheels in the order a bike counts them (the engine's score), and in the order a hand is
+#: built from (best first); the rear wheels, lowest gear first.
+BIKE_FRONTS = np.array([FRONT, FLAT_FRONT, WOODEN_FRONT], np.int64)
+HAND_FRONTS = np.array([FRONT, WOODEN_FRONT, FLAT_FRONT], np.int64)
+REARS = np.arange(REAR_1, REAR_1 + 4)
+
+
+@njit(cache=True)
+def _first_held(cards, kinds):
+    """The first of ``kinds`` that ``cards`` (counts) holds; -1 if none."""
+    for kind in kinds:
+        if cards[kind] != 0:
+            return kind
+    return -1
+
+
+@njit(cache=True)
+def _top_gear(cards):
+    """The highest gear of the rear wheels in ``cards`` (0 without one)."""
+    gear = 0
+    for kind in REARS:
+        if cards[kind] != 0:
+            gear = max(gear, int(GEAR[kind]))
+    return gear
+
+
+@njit(cache=True)
+def _engine_power(cards):
+    """The power of the regular engines in ``cards``."""
+    power = 0
+    for kind in range(ENGINE_10, ENGINE_100 + 1):
+        power += int(POWER[kind]) * int(cards[kind])
+    return power
+
 
 @njit(cache=True)
 def _is_spare(kind):
@@ -108,20 +142,7 @@ def _is_spare(kind):
 @njit(cache=True)
 def bike_value(counts, roles, flat, flat_half):
     """The rulebook's score of a bike (the engine's formula)."""
-    front = -1
-    if counts[FRONT] != 0:
-        front = FRONT
-    elif counts[FLAT_FRONT] != 0:
-        front = FLAT_FRONT
-    elif counts[WOODEN_FRONT] != 0:
-        front = WOODEN_FRONT
-    gear = 0
-    power = 0
-    for kind in range(REAR_1, REAR_1 + 4):
-        if counts[kind] != 0:
-            gear = max(gear, int(GEAR[kind]))
-    for kind in range(ENGINE_10, ENGINE_100 + 1):
-        power += int(POWER[kind]) * int(counts[kind])
+    front, gear, power = _first_held(counts, BIKE_FRONTS), _top_gear(counts), _engine_power(counts)
     for s in range(NUM_SPARES):
         if roles[s] == ROLE_FRONT and front < 0:
             front = SPARE_0
@@ -146,20 +167,8 @@ def best_bike_from(cards, flat_half):
         if cards[SPARE_0 + s] != 0:
             spares[num_spares] = s
             num_spares += 1
-    front = -1  # the best front wheel: normal, wooden, flat
-    if cards[FRONT] != 0:
-        front = FRONT
-    elif cards[WOODEN_FRONT] != 0:
-        front = WOODEN_FRONT
-    elif cards[FLAT_FRONT] != 0:
-        front = FLAT_FRONT
-    rear = 0
-    for kind in range(REAR_1, REAR_1 + 4):
-        if cards[kind] != 0:
-            rear = max(rear, int(GEAR[kind]))
-    power = 0
-    for kind in range(ENGINE_10, ENGINE_100 + 1):
-        power += int(POWER[kind]) * int(cards[kind])
+    front = _first_held(cards, HAND_FRONTS)  # the best front wheel: normal, wooden, flat
+    rear, power = _top_gear(cards), _engine_power(cards)
     turbo = 1 << int(cards[TURBO])
     for spare_front in range(2):
         for spare_rear in range(2):
@@ -204,12 +213,7 @@ def _without_wheel(cards, roles, role, flat_half):
             break
     if used < 0:
         if role == ROLE_FRONT:
-            if cards[FRONT] != 0:
-                used = FRONT
-            elif cards[WOODEN_FRONT] != 0:
-                used = WOODEN_FRONT
-            elif cards[FLAT_FRONT] != 0:
-                used = FLAT_FRONT
+            used = _first_held(cards, HAND_FRONTS)
         else:
             for kind in range(REAR_1 + 3, REAR_1 - 1, -1):
                 if cards[kind] != 0:
@@ -241,13 +245,8 @@ def hand_worth(cards, flat_half):
 @njit(cache=True)
 def _has(counts, roles, role):
     """Whether the bike has a wheel in ``role`` (ROLE_FRONT or ROLE_REAR)."""
-    if role == ROLE_FRONT:
-        if counts[FRONT] != 0 or counts[FLAT_FRONT] != 0 or counts[WOODEN_FRONT] != 0:
-            return True
-    else:
-        for kind in range(REAR_1, REAR_1 + 4):
-            if counts[kind] != 0:
-                return True
+    if _first_held(counts, BIKE_FRONTS if role == ROLE_FRONT else REARS) >= 0:
+        return True
     for s in range(NUM_SPARES):
         if roles[s] == role:
             return True
@@ -273,16 +272,10 @@ def _take(counts, roles, kind):
 @njit(cache=True)
 def _take_wheel(counts, roles, role):
     """Take the bike's wheel in ``role`` off (a regular one first); the kind taken, -1 if none."""
-    if role == ROLE_FRONT:
-        for kind in (FRONT, FLAT_FRONT, WOODEN_FRONT):
-            if counts[kind] != 0:
-                counts[kind] -= 1
-                return kind
-    else:
-        for kind in range(REAR_1, REAR_1 + 4):
-            if counts[kind] != 0:
-                counts[kind] -= 1
-                return kind
+    kind = _first_held(counts, BIKE_FRONTS if role == ROLE_FRONT else REARS)
+    if kind >= 0:
+        counts[kind] -= 1
+        return kind
     for s in range(NUM_SPARES):
         if roles[s] == role:
             _take(counts, roles, SPARE_0 + s)
@@ -316,16 +309,6 @@ def _role(roles, kind):
 
 
 # ---- reading the observation ------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def _argmax(obs, offset, size):
-    """numpy's argmax of ``obs[offset:offset + size]``: the first largest entry."""
-    best = 0
-    for k in range(1, size):
-        if obs[offset + k] > obs[offset + best]:
-            best = k
-    return best
 
 
 @njit(cache=True)
@@ -642,8 +625,8 @@ def _keeps(counts, roles, flat, kind, hand, flat_half):
 def _pick(obs, mask, hand, flat_half, victim_picks_her):
     """A bike card: the attacker aims its misery card, or, as the victim, the card we hand over."""
     if obs[O_TURN_OF] != 0:
-        misery = int(MISERY_KINDS[_argmax(obs, O_PMISERY, MISERIES)])
-        kind = _best_slot(obs, misery, _argmax(obs, O_PTARGET, P), flat_half, victim_picks_her)[1]
+        misery = int(MISERY_KINDS[block_argmax(obs, O_PMISERY, MISERIES)])
+        kind = _best_slot(obs, misery, block_argmax(obs, O_PTARGET, P), flat_half, victim_picks_her)[1]
         return -1 if kind < 0 else E.SLOT_BASE + int(E.BIKE_INDEX[kind])
     counts, roles, flat = read_bike(obs, 0)
     best, best_potential, best_value = -1, 0, 0
@@ -670,7 +653,7 @@ def _engine_slot(obs, mask):
 @njit(cache=True)
 def _place(obs, flat_half):
     counts, roles, flat = read_bike(obs, 0)
-    kind = _argmax(obs, O_PCARD, NUM_KINDS)
+    kind = block_argmax(obs, O_PCARD, NUM_KINDS)
     if not _is_spare(kind):
         return -1
     best_value, best = -1, -1
@@ -707,7 +690,7 @@ def _answer(mask, misery, own_value, own_potential, value_after, potential_after
 
 @njit(cache=True)
 def _react(obs, mask, hand, flat_half):
-    misery = int(MISERY_KINDS[_argmax(obs, O_PMISERY, MISERIES)])
+    misery = int(MISERY_KINDS[block_argmax(obs, O_PMISERY, MISERIES)])
     slot = -1
     for b in range(SLOTS):
         if obs[O_PSLOT + b] != 0:
@@ -754,7 +737,7 @@ def choose(obs, mask, rules, rng):
     hand = np.zeros(NUM_KINDS, np.int64)
     for kind in range(NUM_KINDS):
         hand[kind] = int(obs[O_HAND + kind])
-    phase = _argmax(obs, O_PHASE, PHASES)
+    phase = block_argmax(obs, O_PHASE, PHASES)
     action = -1
     if phase == E.PH_DRAW:
         action = _draw(obs, mask, hand, flat_half)

@@ -44,7 +44,7 @@ from envs.core.rng import choice
 from envs.volles_fass_voraus import data
 from envs.volles_fass_voraus import engine as E
 
-from . import CompiledHeuristic
+from . import CompiledHeuristic, block_argmax
 
 _O = {name: E.LAYOUT.offset(name) for name in E.LAYOUT.names}
 O_PHASE, O_ROUTE, O_BERTHS, O_SHIPS, O_DECKS = (_O[n] for n in ("phase", "route", "berths", "ships", "decks"))
@@ -303,16 +303,6 @@ def _positive(value, tag):
 
 
 @njit(cache=True)
-def _argmax(obs, offset, size):
-    """numpy's argmax of ``obs[offset:offset + size]``: the first largest entry."""
-    best = 0
-    for k in range(1, size):
-        if obs[offset + k] > obs[offset + best]:
-            best = k
-    return best
-
-
-@njit(cache=True)
 def _berth_offset(harbour, pos):
     """Where berth ``pos`` of ``harbour`` starts in the observation (negative indices counting from
     the end, as numpy's)."""
@@ -551,7 +541,7 @@ def choose(obs, mask, rng):
     colour_bonus = colour_bonus_int.astype(np.float64)
     colour_worth = BASE_WORTH + colour_bonus
     money = int(obs[O_DOUBLOONS])
-    phase = _argmax(obs, O_PHASE, E.NUM_PHASES)
+    phase = block_argmax(obs, O_PHASE, E.NUM_PHASES)
     after = max(harbour, 0)
     s = sales[after + 1]
     action = -1
@@ -581,7 +571,7 @@ def choose(obs, mask, rng):
     elif phase == E.PH_LOAD_PICK:
         action = _load_pick(obs, mask, _berth_offset(harbour, berth), deck, barrels, colour_worth, s)
     elif phase == E.PH_LOAD_PLACE:
-        colour = _argmax(obs, O_HAND, data.NUM_COLOURS)
+        colour = block_argmax(obs, O_HAND, data.NUM_COLOURS)
         space = best_place(deck.copy(), colour, colour_worth, s)
         action = E.A_SPACE + space if space >= 0 else -1
     elif phase == E.PH_UNLOAD:

@@ -1,11 +1,7 @@
 """The compiled-heuristic contract (agents/heuristic): ``choose_rows`` over a batch is the agent's
 ``act`` row by row, only ever legal, and plain Python (NUMBA_DISABLE_JIT=1) chooses the same."""
 
-import json
-import os
 import pathlib
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -15,6 +11,7 @@ from agents.base import RandomAgent
 from agents.heuristic import batched_heuristic, heuristic_for
 from envs.core.play import play_game
 from envs.core.rng import RNG, seed_rng
+from tests.plain_python import plain_and_compiled
 
 GAMES = ("secret_hitler_v0", "voll_auf_die_18_v0", "volles_fass_voraus_v0", "teufel_teufel_v0", "volle_socke_v0")
 COMPILED = [env_id for env_id in GAMES if batched_heuristic(env_id, envs.game_of(env_id).validate({})) is not None]
@@ -101,11 +98,6 @@ print(json.dumps(out))
 @pytest.mark.parametrize("env_id", COMPILED)
 def test_plain_python_chooses_the_same(env_id):
     script = _PLAIN_PYTHON_SCRIPT.format(root=str(pathlib.Path(__file__).resolve().parents[2]), env_id=env_id)
-    chosen = []
-    for disable in ("1", "0"):
-        result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600,
-                                env={**os.environ, "NUMBA_DISABLE_JIT": disable})
-        assert result.returncode == 0, result.stderr[-3000:]
-        chosen.append(json.loads(result.stdout.strip().splitlines()[-1]))
+    chosen = plain_and_compiled(script)
     assert chosen[0] == chosen[1]
     assert sum(len(rows) for rows in chosen[0]) > 100

@@ -2,11 +2,7 @@
 reproducible, within its time budget, the same with one thread as with one tree; on the toy games
 and every real game."""
 
-import json
-import os
 import pathlib
-import subprocess
-import sys
 import time
 
 import numpy as np
@@ -21,6 +17,7 @@ from envs.core.rng import RNG, seed_rng
 from envs.core.search import NO_CUTOFF
 from envs.testing.play import choice_positions
 from envs.testing.toy_games import register_toys
+from tests.plain_python import plain_and_compiled
 
 register_toys()
 TOYS = ("race_v0", "tally_v0")
@@ -414,11 +411,6 @@ print(json.dumps(out))
 def test_plain_python_searches_the_same_trees():
     """NUMBA_DISABLE_JIT=1 runs the same search (prange as range, the overloads as their Python twins)."""
     script = _SEARCH_SCRIPT.format(root=str(pathlib.Path(__file__).resolve().parents[2]))
-    digests = []
-    for disable in ("1", "0"):
-        result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600,
-                                env={**os.environ, "NUMBA_DISABLE_JIT": disable})
-        assert result.returncode == 0, result.stderr[-3000:]
-        digests.append(json.loads(result.stdout.strip().splitlines()[-1]))
+    digests = plain_and_compiled(script)
     assert digests[0] == digests[1]
     assert all(sum(visits) == 40 for visits, _ in digests[0])

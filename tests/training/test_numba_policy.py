@@ -1,15 +1,12 @@
 """The compiled snapshot forward (training/numba_policy.py) acts as the torch policy it copies."""
 
-import json
-import os
 import pathlib
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 import torch
 
+from tests.plain_python import plain_and_compiled
 from tests.training.test_networks import preset_entity_policy, random_batch, small_model
 from training.numba_policy import choose, compile_policy
 from training.vector_env import SnapshotPolicy
@@ -132,12 +129,6 @@ print(json.dumps([compiled.logits(obs, masks).tolist(), compiled.act(obs, masks,
 def test_plain_python_runs_the_same_forward():
     """NUMBA_DISABLE_JIT=1 runs the same code as plain Python and gives the same moves."""
     script = _PLAIN_SCRIPT.format(root=str(pathlib.Path(__file__).resolve().parents[2]))
-    results = []
-    for disable in ("1", "0"):
-        result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600,
-                                env={**os.environ, "NUMBA_DISABLE_JIT": disable})
-        assert result.returncode == 0, result.stderr[-3000:]
-        results.append(json.loads(result.stdout.strip().splitlines()[-1]))
-    (plain_logits, plain_actions), (jit_logits, jit_actions) = results
+    (plain_logits, plain_actions), (jit_logits, jit_actions) = plain_and_compiled(script)
     np.testing.assert_allclose(np.array(plain_logits), np.array(jit_logits), rtol=1e-5, atol=1e-6)
     assert plain_actions == jit_actions
