@@ -391,6 +391,17 @@ def _discard(obs, mask, hand, n, flat_half):
 
 
 @njit(cache=True)
+def _want_spares(want, w, plan, hand, role):
+    """Append to ``want`` (filled up to ``w``) the fits of the spare parts in hand that ``plan``
+    puts in ``role``; the new fill."""
+    for s in range(NUM_SPARES):
+        if plan[s] == role and hand[SPARE_0 + s] != 0:
+            want[w] = _fit(SPARE_0 + s, role)
+            w += 1
+    return w
+
+
+@njit(cache=True)
 def _lay_out(obs, mask, hand, flat_half, adds, keeps_reserves):
     counts, roles, flat = read_bike(obs, 0)
     fixed = counts.copy()
@@ -401,10 +412,7 @@ def _lay_out(obs, mask, hand, flat_half, adds, keeps_reserves):
     want = np.full(64, -1, np.int64)  # the lay-outs wanted, best first
     w = 0
     if not _has(counts, roles, ROLE_FRONT):
-        for s in range(NUM_SPARES):
-            if plan[s] == ROLE_FRONT and hand[SPARE_0 + s] != 0:
-                want[w] = _fit(SPARE_0 + s, ROLE_FRONT)
-                w += 1
+        w = _want_spares(want, w, plan, hand, ROLE_FRONT)
         want[w] = _fit(FRONT, NO_ROLE)
         w += 1
         if hand[PUMP] != 0:  # a flat wheel pumped up
@@ -414,10 +422,7 @@ def _lay_out(obs, mask, hand, flat_half, adds, keeps_reserves):
         want[w + 1] = _fit(FLAT_FRONT, NO_ROLE)
         w += 2
     if not _has(counts, roles, ROLE_REAR):
-        for s in range(NUM_SPARES):
-            if plan[s] == ROLE_REAR and hand[SPARE_0 + s] != 0:
-                want[w] = _fit(SPARE_0 + s, ROLE_REAR)
-                w += 1
+        w = _want_spares(want, w, plan, hand, ROLE_REAR)
         for kind in range(REAR_1 + 3, REAR_1 - 1, -1):
             want[w] = _fit(kind, NO_ROLE)
             w += 1
@@ -429,18 +434,12 @@ def _lay_out(obs, mask, hand, flat_half, adds, keeps_reserves):
             for kind in range(ENGINE_10, ENGINE_100 + 1):
                 want[w] = _fit(kind, NO_ROLE)
                 w += 1
-            for s in range(NUM_SPARES):
-                if plan[s] == ROLE_ENGINE and hand[SPARE_0 + s] != 0:
-                    want[w] = _fit(SPARE_0 + s, ROLE_ENGINE)
-                    w += 1
+            w = _want_spares(want, w, plan, hand, ROLE_ENGINE)
     else:  # nothing can be added later: everything goes out
         for kind in range(ENGINE_100, ENGINE_10 - 1, -1):
             want[w] = _fit(kind, NO_ROLE)
             w += 1
-        for s in range(NUM_SPARES):
-            if plan[s] == ROLE_ENGINE and hand[SPARE_0 + s] != 0:
-                want[w] = _fit(SPARE_0 + s, ROLE_ENGINE)
-                w += 1
+        w = _want_spares(want, w, plan, hand, ROLE_ENGINE)
         want[w] = _fit(TURBO, NO_ROLE)
         w += 1
     for i in range(w):
