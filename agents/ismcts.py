@@ -10,7 +10,7 @@ Specs (``agents.make_agent``)::
     ismcts:<iterations>       e.g. ismcts:2000
     ismcts:<seconds>s         a time budget per decision, e.g. ismcts:1s, ismcts:0.25s
     ismcts:<budget>:key=value:...   options: threads=<trees>, cutoff=<decisions>|none, c=<exploration>,
-                              eps=<share of random playout decisions>
+                              eps=<share of random playout decisions>, policy=greedy|heuristic
                               (colons, not commas: command lines list agents with commas)
 
 ``iterations`` counts all trees together (they are split evenly), so ``ismcts:1000`` costs the
@@ -24,7 +24,10 @@ the heuristics in ``benchmarks/results/search.md``. ``eps`` makes the playouts o
 epsilon-greedy: each decision is uniformly random with probability ``eps`` and otherwise the legal
 action whose one step scores best for the seat to act by the engine's ``playout_value``
 (``envs.core.search.greedy_action``); ``eps=1`` is the plain random playout. Without it each game
-gets :data:`DEFAULT_EPSILONS` (1 where none is listed).
+gets :data:`DEFAULT_EPSILONS` (1 where none is listed). ``policy=heuristic`` plays the playouts'
+non-random decisions by the game's compiled heuristic (agents/heuristic) for every seat, from that
+seat's observation of the determinized record (``envs.core.search.strategy_action``) instead of
+greedily; games list their default in :data:`DEFAULT_POLICIES` (``greedy`` where none is listed).
 
 The agent receives the true record in ``info["record"]`` (the tournament runner passes it to
 agents with ``needs_record = True``) and touches it only through the engine's ``determinize``.
@@ -38,7 +41,7 @@ import numpy as np
 
 import envs
 from envs.core.game import engine_function
-from envs.core.search import NO_CUTOFF, Forest
+from envs.core.search import NO_CUTOFF, Forest, register_playout_strategy
 
 from .base import Agent
 
@@ -62,6 +65,10 @@ DEFAULT_CUTOFFS = {"teufel_teufel_v0": 10, "volles_fass_voraus_v0": 10, "volle_s
 #: Volle Socke 0.03 -> 0.09 (eps 0; -0.61 -> -0.40 mean return), fair share 0.25, but each greedy
 #: playout decision there tries every legal action (5x slower a game).
 DEFAULT_EPSILONS = {"teufel_teufel_v0": 0.0, "volles_fass_voraus_v0": 0.0, "volle_socke_v0": 0.0}
+#: Who plays the playouts' non-random decisions per game when the spec gives none: ``greedy``
+#: (envs.core.search.greedy_action) or ``heuristic`` (the game's compiled heuristic, every seat).
+DEFAULT_POLICIES = {}
+POLICIES = ("greedy", "heuristic")
 GAME_DEFAULT = "game"  # the cutoff argument that asks for the game's entry in DEFAULT_CUTOFFS
 MAX_PLAYOUT = 5000  # decisions: a guard against endless random games
 # A time budget is spent in chunks (one kernel call each, the clock read between them). A chunk
@@ -77,7 +84,7 @@ class ISMCTSAgent(Agent):
     needs_record = True
 
     def __init__(self, iterations=None, seconds=None, exploration=DEFAULT_EXPLORATION, cutoff=GAME_DEFAULT,
-                 threads=None, max_playout=MAX_PLAYOUT, seed=None, epsilon=GAME_DEFAULT):
+                 threads=None, max_playout=MAX_PLAYOUT, seed=None, epsilon=GAME_DEFAULT, policy=GAME_DEFAULT):
         super().__init__(seed)
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
@@ -98,6 +105,9 @@ class ISMCTSAgent(Agent):
             self.epsilon_option = _positive(epsilon, "epsilon", float, allow_zero=True)
             if self.epsilon_option > 1:
                 raise ValueError(f"ISMCTS epsilon must be at most 1, got {epsilon!r}")
+        if policy != GAME_DEFAULT and policy not in POLICIES:
+            raise ValueError(f"ISMCTS policy must be one of {list(POLICIES)}, got {policy!r}")
+        self.policy_option = policy
         self.threads = numba.get_num_threads() if threads is None else _positive(threads, "threads", int)
         self.max_playout = _positive(max_playout, "max_playout", int)
         self.last_iterations = 0  # iterations spent on the last decision
@@ -111,17 +121,33 @@ class ISMCTSAgent(Agent):
         self.epsilon = self.epsilon_option  # share of random decisions in this game's playouts
         if self.epsilon == GAME_DEFAULT:
             self.epsilon = DEFAULT_EPSILONS.get(self.game.env_id, 1.0)
+        self.policy = self.policy_option  # who plays the playouts' non-random decisions
+        if self.policy == GAME_DEFAULT:
+            self.policy = DEFAULT_POLICIES.get(self.game.env_id, "greedy")
         state = self.game.engine.STATE
         if engine_function(state, "determinize") is None:
             raise ValueError(f"{self.game.env_id} has no determinize: ISMCTS cannot search it")
         capacity = math.ceil(self.iterations / self.threads) + 1 if self.iterations else 4096
         self.forest = Forest(state, self.game.num_actions, config["num_players"], self.game.simultaneous,
-                             self.threads, capacity, parallel=self.threads > 1)
+                             self.threads, capacity, parallel=self.threads > 1,
+                             **self._strategy(config) if self.policy == "heuristic" else {})
         # Compile (or load) the search now, so that no decision's time budget pays for it; then time
         # what a call costs besides its iterations.
         blank, nothing = np.zeros(1, state), np.zeros(self.threads, np.int64)
         self._grow(blank, _NO_PENDING, nothing)
         self._call_seconds = min(_timed(self._grow, blank, _NO_PENDING, nothing) for _ in range(3))
+
+    def _strategy(self, config):
+        """The Forest options that make the game's compiled heuristic play the playouts."""
+        from agents.heuristic import batched_heuristic
+
+        compiled = batched_heuristic(self.game.env_id, config)
+        if compiled is None:
+            raise ValueError(f"{self.game.env_id}'s heuristic is not compiled: ISMCTS policy=heuristic needs "
+                             "a compiled strategy (agents/heuristic)")
+        choose_rows, rules = compiled
+        register_playout_strategy(self.game.engine.STATE, choose_rows)
+        return {"strategy_rules": rules, "observation_size": self.game.layout.size}
 
     def act(self, observation, action_mask, info=None):
         if info is None or "record" not in info:
@@ -213,7 +239,7 @@ def parse_spec(argument):
             raise ValueError(f"ismcts budget {budget!r} is neither a number of iterations (ismcts:1000) "
                              f"nor seconds (ismcts:1s)") from None
     names = {"threads": ("threads", int), "cutoff": ("cutoff", int), "c": ("exploration", float),
-             "eps": ("epsilon", float)}
+             "eps": ("epsilon", float), "policy": ("policy", str)}
     for option in options:
         key, equals, text = option.partition("=")
         if key not in names or not equals:

@@ -44,6 +44,10 @@ STALE_AFTER_SECONDS = 7 * 24 * 3600
 INSTALLED_PACKAGES = ("agents", "training")
 CHECKOUT_FOLDERS = ("benchmarks", "tests")
 COMPILE_TIMES_FILE = "compile_seconds.json"  # in the root: seconds per engine, measured by envs.warmup
+#: Files under envs/ whose kernels call code that another folder registers at run time (the search's
+#: playout strategies come from agents/heuristic): cached with that folder's functions, so that a
+#: change there recompiles them.
+CACHED_WITH = {"core/search.py": "agents"}
 
 def cache_root():
     """Where our cache folders live (see the module docstring)."""
@@ -70,6 +74,16 @@ def owner_of(py_file):
         if path.is_relative_to(folder):
             return name
     return None
+
+
+def cache_owner(py_file):
+    """The project folder whose cache holds a source file's compiled functions: its own, or the one
+    :data:`CACHED_WITH` names (None if the file is not ours)."""
+    owner = owner_of(py_file)
+    if owner == "envs":
+        relative = pathlib.Path(py_file).resolve().relative_to(PACKAGE_DIR).as_posix()
+        return CACHED_WITH.get(relative, owner)
+    return owner
 
 
 @functools.lru_cache(maxsize=None)
@@ -113,7 +127,7 @@ class ProjectCacheLocator(caching._SourceFileBackedLocatorMixin, caching._CacheL
     def __init__(self, py_func, py_file):
         self._py_file = py_file
         self._lineno = py_func.__code__.co_firstlineno
-        folder = cache_folder(owner_of(py_file))
+        folder = cache_folder(cache_owner(py_file))
         self._cache_path = str(folder / self.get_suitable_cache_subpath(py_file))
 
     def get_cache_path(self):

@@ -10,9 +10,11 @@ Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012). Each iteration
    iterations in which its action was legal, not its parent's visits);
 3. expands one untried action (uniformly at random);
 4. plays on with uniformly random legal actions (or, with ``epsilon`` < 1 in a turn-based game,
-   epsilon-greedy ones: see :func:`greedy_action`), to the end of the game or, when ``cutoff`` >= 0
-   and the engine registered ``playout_value``, for ``cutoff`` decisions and then takes the
-   engine's estimate of each seat's remaining return;
+   epsilon-greedy ones: see :func:`greedy_action`; or, given a *strategy*, the game's compiled
+   heuristic for every seat, each decision random with probability ``epsilon``: see
+   :func:`strategy_action`), to the end of the game or, when ``cutoff`` >= 0 and the engine
+   registered ``playout_value``, for ``cutoff`` decisions and then takes the engine's estimate of
+   each seat's remaining return;
 5. credits every node on the path with the return of the seat whose choice led to it.
 
 Simultaneous games are searched as a sequence of seat decisions within each moment (seat 0, then
@@ -38,9 +40,9 @@ import numpy as np
 from numba import njit, prange, types
 from numba.extending import overload
 
-from .game import game_determinize, game_has_playout_value, game_playout_value
+from .game import game_determinize, game_has_playout_value, game_observe, game_playout_value
 from .kernels import apply_step, fill_mask
-from .rng import RNG, choice, next_u64, randint, seed_rng, uniform
+from .rng import RNG, choice, derive_seed, next_u64, randint, seed_rng, uniform
 
 #: One tree node. ``seat`` chose ``action`` to get here from ``parent``; ``total`` sums that
 #: seat's returns over the ``visits`` through this node; ``available`` counts the iterations in
@@ -180,6 +182,22 @@ def _row_by_type(rows, t):
     return lambda rows, t: rows[t]
 
 
+def _strategy_row(strategies, t):
+    """Tree ``t``'s part of the playout strategy's arrays (see :func:`grow_forest`), or None."""
+    if strategies is None:
+        return None
+    rules, views, rngs, outs = strategies
+    return rules, views[t : t + 1], rngs[t : t + 1], outs[t : t + 1]
+
+
+@overload(_strategy_row)
+def _strategy_row_by_type(strategies, t):
+    if isinstance(strategies, types.NoneType):
+        return lambda strategies, t: None
+    return lambda strategies, t: (strategies[0], strategies[1][t : t + 1], strategies[2][t : t + 1],
+                                  strategies[3][t : t + 1])
+
+
 @njit(cache=True)
 def _add_rewards(state, returns):
     for seat in range(returns.shape[0]):
@@ -225,31 +243,101 @@ def greedy_action(state, seat, mask, probe, values, rng):
     return best
 
 
-def _playout_action(state, joint, chosen, rng, mask, probe, values, epsilon):
-    """A playout's next action for the seat to act (``mask`` filled): epsilon-greedy in a
-    turn-based game, uniformly random in a simultaneous one (one seat's step is not a whole move)."""
+# ---- the game's own strategy as the playout policy ---------------------------------------
+
+_STRATEGIES = []  # (state dtype, choose_rows)
+_FIRST_STREAM = np.zeros(1, np.int64)  # choose_rows draws row 0's randomness from rngs[0]
+
+
+def register_playout_strategy(state_dtype, choose_rows):
+    """Let playouts over records of ``state_dtype`` be played by ``choose_rows``, a compiled
+    strategy over observations with the contract of ``agents/heuristic`` (``choose_rows(obs, masks,
+    rules, rngs, streams, out)``). Kernels given a strategy resolve it at compile time by the
+    record's dtype, as the engine's own functions (envs/core/game.py); the numba cache of this
+    module is keyed on ``agents/`` too (envs/core/cache.py), where the strategies live."""
+    for i, (dtype, _) in enumerate(_STRATEGIES):
+        if dtype == state_dtype:
+            _STRATEGIES[i] = (state_dtype, choose_rows)
+            return
+    _STRATEGIES.append((state_dtype, choose_rows))
+
+
+def playout_strategy(state_dtype):
+    """The strategy registered for records of ``state_dtype`` (None if there is none)."""
+    for dtype, choose_rows in _STRATEGIES:
+        if dtype == state_dtype:
+            return choose_rows
+    return None
+
+
+def _strategy_rows(state, obs, masks, rules, rngs, out):
+    playout_strategy(state.dtype)(obs, masks, rules, rngs, _FIRST_STREAM, out)
+
+
+@overload(_strategy_rows)
+def _strategy_rows_by_dtype(state, obs, masks, rules, rngs, out):
+    if isinstance(state, types.Record):
+        choose_rows = playout_strategy(state.dtype)
+        if choose_rows is None:
+            raise TypeError(f"no playout strategy registered for records {state}")
+        return lambda state, obs, masks, rules, rngs, out: choose_rows(obs, masks, rules, rngs, _FIRST_STREAM, out)
+
+
+@njit(cache=True)
+def strategy_action(state, seat, mask, strategy):
+    """The action the game's registered strategy takes for ``seat`` (``mask`` filled): it reads
+    the seat's observation of this (determinized) record, as the heuristic agent reads its own.
+
+    Why: a playout in which every seat plays as the heuristic does estimates a move's worth
+    against competent play, and the search then improves on the heuristic at the root (the
+    classic use of a default policy in Monte Carlo search). ``strategy`` is one tree's
+    ``(rules, view, rngs, out)``: the table's rules, a float32[1, observation] scratch row, the
+    strategy's own generator (RNG[1]) and an int64[1] result."""
+    rules, view, rngs, out = strategy
+    view[0, :] = 0.0
+    game_observe(state, seat, view[0])
+    _strategy_rows(state, view, mask.reshape((1, mask.shape[0])), rules, rngs, out)
+    return out[0]
+
+
+def _playout_action(state, joint, chosen, rng, mask, probe, values, epsilon, strategy):
+    """A playout's next action for the seat to act (``mask`` filled): the strategy's (random with
+    probability ``epsilon``) where one is given, else epsilon-greedy in a turn-based game and
+    uniformly random in a simultaneous one (one seat's step is not a whole move)."""
+    if strategy is not None:
+        if epsilon < 1.0 and uniform(rng) >= epsilon:
+            return strategy_action(state, _seat_to_act(state, joint, chosen), mask, strategy)
+        return choice(rng, mask)
     if joint is None and epsilon < 1.0 and uniform(rng) >= epsilon:
         return greedy_action(state, int(state.current_player), mask, probe, values, rng)
     return choice(rng, mask)
 
 
 @overload(_playout_action)
-def _playout_action_by_type(state, joint, chosen, rng, mask, probe, values, epsilon):
+def _playout_action_by_type(state, joint, chosen, rng, mask, probe, values, epsilon, strategy):
+    if not isinstance(strategy, types.NoneType):
+        def by_strategy(state, joint, chosen, rng, mask, probe, values, epsilon, strategy):
+            if epsilon < 1.0 and uniform(rng) >= epsilon:
+                return strategy_action(state, _seat_to_act(state, joint, chosen), mask, strategy)
+            return choice(rng, mask)
+        return by_strategy
     if isinstance(joint, types.NoneType):
-        def turn(state, joint, chosen, rng, mask, probe, values, epsilon):
+        def turn(state, joint, chosen, rng, mask, probe, values, epsilon, strategy):
             if epsilon < 1.0 and uniform(rng) >= epsilon:
                 return greedy_action(state, int(state.current_player), mask, probe, values, rng)
             return choice(rng, mask)
         return turn
-    return lambda state, joint, chosen, rng, mask, probe, values, epsilon: choice(rng, mask)
+    return lambda state, joint, chosen, rng, mask, probe, values, epsilon, strategy: choice(rng, mask)
 
 
 @njit(cache=True)
-def playout(state, joint, chosen, rng, mask, returns, values, cutoff, max_decisions, epsilon, probe):
+def playout(state, joint, chosen, rng, mask, returns, values, cutoff, max_decisions, epsilon, probe, strategy):
     """Legal play from here; adds each seat's rewards to ``returns``.
 
     Each decision is uniformly random, or with ``epsilon`` < 1 in a turn-based game greedy
-    (:func:`greedy_action`, with ``probe`` as its scratch record) with probability 1 - epsilon.
+    (:func:`greedy_action`, with ``probe`` as its scratch record) with probability 1 - epsilon;
+    given a ``strategy`` (one tree's, see :func:`strategy_action`), the strategy's with
+    probability 1 - epsilon.
     A moment of a simultaneous game that the tree left half-chosen is completed first. Then, with
     ``cutoff`` >= 0 and an engine that registered ``playout_value``, play stops after ``cutoff``
     decisions and the engine's estimate of the rest is added; without one, play goes to the end
@@ -264,7 +352,7 @@ def playout(state, joint, chosen, rng, mask, returns, values, cutoff, max_decisi
     decisions = 0
     while state.terminal == 0 and decisions < limit:
         fill_mask(state, _seat_to_act(state, joint, chosen), mask)
-        action = _playout_action(state, joint, chosen, rng, mask, probe, values, epsilon)
+        action = _playout_action(state, joint, chosen, rng, mask, probe, values, epsilon, strategy)
         chosen = _apply(state, action, joint, chosen, returns)
         if chosen == 0:  # a whole decision (every seat's, in a simultaneous game) is applied
             decisions += 1
@@ -288,7 +376,7 @@ def _backup(nodes, node, returns):
 
 @njit(cache=True)
 def iterate(nodes, size, root, seat, pending, work, rng, mask, child_of, returns, values, joint,
-            exploration, cutoff, max_playout, epsilon, probe):
+            exploration, cutoff, max_playout, epsilon, probe, strategy):
     """One ISMCTS iteration on one tree (see the module docstring)."""
     work[0] = root[0]
     state = work[0]
@@ -310,53 +398,55 @@ def iterate(nodes, size, root, seat, pending, work, rng, mask, child_of, returns
         if expanded:
             break
     if state.terminal == 0:
-        playout(state, joint, chosen, rng, mask, returns, values, cutoff, max_playout, epsilon, probe)
+        playout(state, joint, chosen, rng, mask, returns, values, cutoff, max_playout, epsilon, probe, strategy)
     _backup(nodes, node, returns)
 
 
 @njit(cache=True)
 def grow_tree(nodes, size, root, seat, pending, work, rng, mask, child_of, returns, values, joint,
-              iterations, exploration, cutoff, max_playout, epsilon, probe):
+              iterations, exploration, cutoff, max_playout, epsilon, probe, strategy):
     """``iterations`` more iterations on one tree (``nodes[:size[0]]`` in use)."""
     for _ in range(iterations):
         iterate(nodes, size, root, seat, pending, work, rng, mask, child_of, returns, values, joint,
-                exploration, cutoff, max_playout, epsilon, probe)
+                exploration, cutoff, max_playout, epsilon, probe, strategy)
 
 
 @njit(cache=True)
 def _grow(t, root, seat, pending, nodes, sizes, work, rngs, masks, child_of, returns, values, joints,
-          iterations, exploration, cutoff, max_playout, epsilon, probes):
+          iterations, exploration, cutoff, max_playout, epsilon, probes, strategies):
     # One tree of a forest: row t of every per-tree array.
     grow_tree(nodes[t], sizes[t : t + 1], root, seat, pending, work[t : t + 1], rngs[t], masks[t], child_of[t],
               returns[t], values[t], _row(joints, t), iterations[t], exploration, cutoff, max_playout, epsilon,
-              probes[t : t + 1])
+              probes[t : t + 1], _strategy_row(strategies, t))
 
 
 @njit(cache=True, parallel=True)
 def grow_forest(root, seat, pending, nodes, sizes, work, rngs, masks, child_of, returns, values, joints,
-                iterations, exploration, cutoff, max_playout, epsilon, probes):
+                iterations, exploration, cutoff, max_playout, epsilon, probes, strategies):
     """Grow tree ``t`` by ``iterations[t]`` iterations, the trees in parallel threads.
 
     Per-tree arrays have the tree on their first axis: ``nodes`` NODE[trees, capacity], ``sizes``
     int64[trees], ``work`` the game's STATE[trees], ``rngs`` RNG[trees], ``masks`` int8[trees,
     actions], ``child_of`` int32[trees, actions] (all -1), ``returns`` float64[trees, seats],
     ``values`` float32[trees, seats], ``joints`` int64[trees, seats] (None: turn-based game),
-    ``probes`` the game's STATE[trees] (scratch of the greedy playouts, ``epsilon`` < 1).
+    ``probes`` the game's STATE[trees] (scratch of the greedy playouts, ``epsilon`` < 1),
+    ``strategies`` None or the playout strategy's ``(rules, views float32[trees, observation],
+    rngs RNG[trees], outs int64[trees])`` (see :func:`strategy_action`).
     ``root`` is the true record (length-1 array), ``pending`` the actions already chosen by the
     seats before ``seat`` in this moment of a simultaneous game.
     """
     for t in prange(nodes.shape[0]):
         _grow(t, root, seat, pending, nodes, sizes, work, rngs, masks, child_of, returns, values, joints,
-              iterations, exploration, cutoff, max_playout, epsilon, probes)
+              iterations, exploration, cutoff, max_playout, epsilon, probes, strategies)
 
 
 @njit(cache=True)
 def grow_forest_serial(root, seat, pending, nodes, sizes, work, rngs, masks, child_of, returns, values, joints,
-                       iterations, exploration, cutoff, max_playout, epsilon, probes):
+                       iterations, exploration, cutoff, max_playout, epsilon, probes, strategies):
     """:func:`grow_forest` in the calling thread, one tree after another."""
     for t in range(nodes.shape[0]):
         _grow(t, root, seat, pending, nodes, sizes, work, rngs, masks, child_of, returns, values, joints,
-              iterations, exploration, cutoff, max_playout, epsilon, probes)
+              iterations, exploration, cutoff, max_playout, epsilon, probes, strategies)
 
 
 @njit(cache=True)
@@ -378,10 +468,21 @@ class Forest:
     decision; a row grows (doubling) when a call asks for more iterations than it can hold.
 
     ``parallel=False`` grows the trees one after another in the calling thread (no parallel region).
+    ``strategy_rules`` (int64 array: the table's rules, as ``agents.heuristic.table_rules`` gives
+    them) makes the playouts the registered strategy's (:func:`register_playout_strategy`); each
+    tree then has an ``observation_size`` scratch view and a generator of the strategy's own.
     """
 
-    def __init__(self, state_dtype, num_actions, num_players, simultaneous, trees, capacity, parallel=True):
+    def __init__(self, state_dtype, num_actions, num_players, simultaneous, trees, capacity, parallel=True,
+                 strategy_rules=None, observation_size=0):
         self.trees, self.parallel = trees, parallel
+        self.strategies = None
+        if strategy_rules is not None:
+            if playout_strategy(state_dtype) is None:
+                raise ValueError(f"no playout strategy registered for records {state_dtype}")
+            self.strategies = (np.ascontiguousarray(strategy_rules, np.int64),
+                               np.zeros((trees, observation_size), np.float32), np.zeros(trees, RNG),
+                               np.zeros(trees, np.int64))
         self.nodes = np.zeros((trees, max(capacity, 2)), NODE)
         self.sizes = np.ones(trees, np.int64)
         self.work = np.zeros(trees, state_dtype)
@@ -396,10 +497,12 @@ class Forest:
         self.totals = np.zeros(num_actions, np.float64)
 
     def start(self, seeds):
-        """Empty every tree and seed tree ``t``'s generator from ``seeds[t]``."""
+        """Empty every tree and seed tree ``t``'s generator (and its strategy's) from ``seeds[t]``."""
         clear_trees(self.nodes, self.sizes)
         for t, seed in enumerate(seeds):
             seed_rng(self.rngs[t], np.uint64(seed))
+            if self.strategies is not None:
+                seed_rng(self.strategies[2][t], derive_seed(np.uint64(seed), t, 1))
 
     def grow(self, root, seat, pending, iterations, exploration, cutoff, max_playout, epsilon=1.0):
         """``iterations[t]`` more iterations on tree ``t`` (int64[trees]); returns their sum.
@@ -408,7 +511,7 @@ class Forest:
         kernel = grow_forest if self.parallel else grow_forest_serial
         kernel(root, seat, pending, self.nodes, self.sizes, self.work, self.rngs, self.masks, self.child_of,
                self.returns, self.values, self.joints, iterations, exploration, cutoff, max_playout,
-               float(epsilon), self.probes)
+               float(epsilon), self.probes, self.strategies)
         return int(iterations.sum())
 
     def root_statistics(self):

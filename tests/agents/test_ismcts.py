@@ -10,7 +10,8 @@ import pytest
 
 import envs
 from agents import RandomAgent, make_agent
-from agents.ismcts import DEFAULT_CUTOFFS, DEFAULT_EPSILONS, GAME_DEFAULT, ISMCTSAgent, parse_spec
+from agents.heuristic import batched_heuristic, heuristic_for
+from agents.ismcts import DEFAULT_CUTOFFS, DEFAULT_EPSILONS, DEFAULT_POLICIES, GAME_DEFAULT, ISMCTSAgent, parse_spec
 from envs.core import kernels, search
 from envs.core.play import play_game
 from envs.core.rng import RNG, seed_rng
@@ -132,6 +133,67 @@ def test_greedy_action_is_a_best_one_step_by_reward_plus_playout_value(env_id):
         assert scores[picked] >= best - 2 * search.TIE, (scores, picked)
 
 
+COMPILED_HEURISTIC = [e for e in envs.ENV_IDS
+                      if batched_heuristic(e, {"num_players": envs.game_of(e).default_players}) is not None]
+
+
+@pytest.mark.parametrize("env_id", COMPILED_HEURISTIC)
+def test_strategy_action_is_the_heuristic_agents_choice(env_id):
+    """A heuristic playout decision is what the game's heuristic agent chooses from the same
+    observation, mask and generator state."""
+    game = envs.game_of(env_id)
+    for record, seat, observation, mask, pending in positions(env_id, 8, seed=4):
+        config = {"num_players": int(record["num_players"][0])}
+        agent = heuristic_for(env_id, seed=seat)
+        agent.reset(seat, env_id, config)
+        choose_rows, rules = batched_heuristic(env_id, config)
+        search.register_playout_strategy(game.engine.STATE, choose_rows)
+        strategy = (rules, np.full((1, game.layout.size), 7.0, np.float32), agent._rngs.copy(), np.zeros(1, np.int64))
+        picked = search.strategy_action(record[0], seat, mask.copy(), strategy)
+        np.testing.assert_array_equal(strategy[1][0], observation)  # the seat's own view, written over the scratch
+        assert picked == agent.act(observation, mask)
+
+
+@pytest.mark.parametrize("env_id", COMPILED_HEURISTIC)
+def test_heuristic_playouts_pick_legal_actions_and_repeat_for_a_seed(env_id):
+    game = envs.game_of(env_id)
+    lineup = [Checked(ISMCTSAgent(iterations=30, seed=1, policy="heuristic", epsilon=0.2, cutoff=5))] + [
+        RandomAgent(seed=s) for s in range(1, game.default_players)]
+    play_game(env_id, lineup, seed=1, config={"max_cycles": 30})
+    assert lineup[0].actions
+    for record, seat, observation, mask, pending in positions(env_id, 2):
+        stats = []
+        for _ in range(2):
+            agent = ISMCTSAgent(iterations=40, seed=3, threads=2, policy="heuristic", epsilon=0.0, cutoff=NO_CUTOFF)
+            agent.reset(seat, env_id, {"num_players": int(record["num_players"][0])})
+            stats.append([a.copy() for a in agent.search(record, pending)])
+        np.testing.assert_array_equal(stats[0][0], stats[1][0])
+        np.testing.assert_array_equal(stats[0][1], stats[1][1])
+        assert stats[0][0].sum() == 40
+
+
+def test_heuristic_playouts_need_a_compiled_heuristic():
+    simultaneous = [e for e in envs.ENV_IDS if e not in COMPILED_HEURISTIC]
+    for env_id in simultaneous:
+        with pytest.raises(ValueError, match="not compiled"):
+            ISMCTSAgent(iterations=5, policy="heuristic").reset(0, env_id, {"num_players": 2})
+    with pytest.raises(ValueError, match="no playout strategy registered"):
+        search.Forest(envs.game_of("race_v0").engine.STATE, 2, 2, False, trees=1, capacity=2,
+                      strategy_rules=np.zeros(1, np.int64), observation_size=4)
+    with pytest.raises(ValueError, match="policy must be one of"):
+        ISMCTSAgent(iterations=5, policy="expert")
+
+
+def test_default_policy_is_the_games_own_and_an_explicit_one_wins(monkeypatch):
+    env_id = COMPILED_HEURISTIC[0]
+    monkeypatch.setitem(DEFAULT_POLICIES, env_id, "heuristic")
+    for policy, resolved in ((GAME_DEFAULT, "heuristic"), ("greedy", "greedy")):
+        agent = ISMCTSAgent(iterations=5, threads=1, policy=policy)
+        agent.reset(0, env_id, {"num_players": envs.game_of(env_id).default_players})
+        assert agent.policy == resolved
+        assert (agent.forest.strategies is not None) == (resolved == "heuristic")
+
+
 # The search reads the true record only through the engine's determinize, so its choice for a
 # fixed seed ignores hidden information exactly when determinize(record, seat, seed) depends on
 # what the seat knows alone. These engines' determinize draws the same distribution whatever the
@@ -221,7 +283,7 @@ def test_one_thread_is_one_tree_grown_in_the_calling_thread():
     search.grow_tree(nodes, size, record, 1, np.zeros(0, np.int64), np.zeros(1, game.engine.STATE), rngs[0],
                      np.zeros(2, np.int8), np.full(2, -1, np.int32), np.zeros(2), np.zeros(2, np.float32), None,
                      200, agent.exploration, agent.cutoff, agent.max_playout, agent.epsilon,
-                     np.zeros(1, game.engine.STATE))
+                     np.zeros(1, game.engine.STATE), None)
     single_visits, single_totals = np.zeros(2, np.int64), np.zeros(2)
     search.root_statistics(nodes[None], single_visits, single_totals)
     np.testing.assert_array_equal(visits, single_visits)
@@ -297,7 +359,7 @@ def test_cutoff_uses_playout_value_only_where_the_engine_has_one():
         returns, values = np.zeros(2), np.zeros(2, np.float32)
         joint = np.zeros(2, np.int64) if game.simultaneous else None
         decisions = search.playout(states[0], joint, 0, rng[0], np.zeros(game.num_actions, np.int8), returns,
-                                   values, 0, 5000, 1.0, np.zeros(1, game.engine.STATE))
+                                   values, 0, 5000, 1.0, np.zeros(1, game.engine.STATE), None)
         assert bool(states[0].terminal) == ends
         assert (decisions > 0) == ends
         if not ends:
@@ -353,6 +415,7 @@ def test_specs_parse_budgets_and_options():
         "seconds": 0.25, "threads": 1, "cutoff": 30, "exploration": 1.2}
     assert parse_spec("500:cutoff=none") == {"iterations": 500, "cutoff": None}
     assert parse_spec("300:eps=0.2") == {"iterations": 300, "epsilon": 0.2}
+    assert parse_spec("300:policy=heuristic") == {"iterations": 300, "policy": "heuristic"}
     agent = make_agent("ismcts:0.5s:threads=1", "race_v0", seed=0)
     assert (agent.seconds, agent.iterations, agent.threads) == (0.5, None, 1)
     assert make_agent("ismcts", "race_v0").iterations == 1000
@@ -374,6 +437,7 @@ def test_specs_parse_budgets_and_options():
     ("ismcts:100:eps=-0.1", "epsilon must be >= 0"),
     ("ismcts:100:eps=1.5", "epsilon must be at most 1"),
     ("ismcts:100:depth=3", "key one of"),
+    ("ismcts:100:policy=expert", "policy must be one of"),
     ("ismcts:100:threads", "key one of"),
 ])
 def test_bad_specs_are_rejected_when_parsed(spec, message):
@@ -404,13 +468,21 @@ for env_id in ("race_v0", "tally_v0"):
         agent.reset(seat, env_id, {{"num_players": 3}})
         visits, totals = agent.search(record, pending)
         out.append([visits.tolist(), totals.round(6).tolist()])
+# heuristic playouts (a short cut-off keeps plain Python quick)
+for record, seat, observation, mask, pending in choice_positions({heuristic_game!r}, 2, seed=3):
+    agent = ISMCTSAgent(iterations=40, threads=2, seed=1, policy="heuristic", epsilon=0.1, cutoff=8)
+    agent.reset(seat, {heuristic_game!r}, {{"num_players": int(record["num_players"][0])}})
+    visits, totals = agent.search(record, pending)
+    out.append([visits.tolist(), totals.round(5).tolist()])
 print(json.dumps(out))
 """
 
 
 def test_plain_python_searches_the_same_trees():
-    """NUMBA_DISABLE_JIT=1 runs the same search (prange as range, the overloads as their Python twins)."""
-    script = _SEARCH_SCRIPT.format(root=str(pathlib.Path(__file__).resolve().parents[2]))
+    """NUMBA_DISABLE_JIT=1 runs the same search (prange as range, the overloads as their Python twins),
+    heuristic playouts included."""
+    script = _SEARCH_SCRIPT.format(root=str(pathlib.Path(__file__).resolve().parents[2]),
+                                   heuristic_game=COMPILED_HEURISTIC[0])
     digests = plain_and_compiled(script)
     assert digests[0] == digests[1]
     assert all(sum(visits) == 40 for visits, _ in digests[0])
