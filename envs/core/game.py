@@ -16,7 +16,10 @@ Engine contract (all ``@njit(cache=True)``; ``seat`` and ``action`` are ints)::
                                    state.reward for every seat, terminal and current_player
     observe(state, seat, out)      write what ``seat`` may know into ``out`` (zeroed, float32)
     determinize(state, seat, seed) resample everything ``seat`` cannot know, consistently with
-                                   what it knows, and reseed the generator (for search agents)
+                                   what it knows, and reseed the generator (for search agents);
+                                   the result must depend only on what ``seat`` knows and on
+                                   ``seed`` (hidden items put in a fixed order before they are
+                                   dealt), so a search never reads where hidden things truly lie
     check_state(state) -> int      0 if the record is a game the rules can reach (every count
                                    consistent with its array, every card/tile/token accounted for
                                    exactly once, the phase and current_player fit together),

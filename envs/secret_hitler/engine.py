@@ -1086,6 +1086,9 @@ def _resample_roles(state, seat):
             seats[m] = p
             roles[m] = state.role[p]
             m += 1
+    # The roles in a fixed order before the draw: the seat knows which roles are out, not where
+    # they lie, so the sample must not depend on the true seating (only on the seed).
+    roles[:m].sort()
     while True:
         shuffle(state, roles, m)
         fits = True

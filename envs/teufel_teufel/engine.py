@@ -919,6 +919,11 @@ def determinize(state, seat, seed):
                 count += 1
         if count < 2:
             continue
+        # The places in a fixed order, each with its peek marks: the seat knows which places hide
+        # which group's cards, not which card lies where, so the deal must not depend on it.
+        order = np.argsort(places[:count])
+        places[:count] = places[:count][order]
+        saved[:, :count] = saved[:, :count][:, order]
         shuffle(state, cards, count)
         for i in range(count):
             card, place = cards[i], places[i]

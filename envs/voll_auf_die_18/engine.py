@@ -3485,6 +3485,9 @@ def determinize(state, seat, seed):
                 n += 1
     # A uniform consistent assignment: shuffle the unknown cards, give each position that shows a
     # back the first unused card of that design, and the rest to the other positions in order.
+    # Sorted first: the seat knows which cards are unknown, not where they lie, so the deal must
+    # not depend on the true arrangement (only on the seed).
+    pile[:n].sort()
     shuffle(state, pile, n)
     used = np.zeros(n, np.int8)
     chosen = np.full(n, -1, np.int64)
@@ -3525,6 +3528,7 @@ def determinize(state, seat, seed):
         if offered_slot[p] >= 0:
             state.offer_card[p] = state.hand[p, offered_slot[p]]
     if state.nazi_stack_len > 1:
+        state.nazi_stack[: state.nazi_stack_len - 1].sort()
         shuffle(state, state.nazi_stack, int(state.nazi_stack_len) - 1)
     _resample_signals(state)
     refresh(state)

@@ -1023,6 +1023,9 @@ def determinize(state, seat, seed):
         if not state.discard_seen[i] & bit:
             pool[size] = state.discard[i]
             size += 1
+    # The hidden cards in a fixed order before the deal: the seat knows which cards are hidden, not
+    # where they lie, so the deal must not depend on the true arrangement (only on the seed).
+    pool[:size].sort()
     seed_rng(state, seed)
     original = state.hand.copy()
     layer = state.current_player if state.phase == PH_LAYOUT and state.current_player != seat else -1

@@ -1317,6 +1317,9 @@ def determinize(state, seat, seed):
     redeal_maps(state, seat)
     rest = NUM_SAILORS - state.sailors_drawn
     if rest > 1:
+        # sorted first: the seat knows which sailor cards are still in the pile, not their order,
+        # so the new order must not depend on the true one (only on the seed)
+        state.sailor_deck[state.sailors_drawn:].sort()
         shuffle(state, state.sailor_deck[state.sailors_drawn:], rest)
 
 

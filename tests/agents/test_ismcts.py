@@ -196,13 +196,8 @@ def test_default_policy_is_the_games_own_and_an_explicit_one_wins(monkeypatch):
 
 # The search reads the true record only through the engine's determinize, so its choice for a
 # fixed seed ignores hidden information exactly when determinize(record, seat, seed) depends on
-# what the seat knows alone. These engines' determinize draws the same distribution whatever the
-# hidden arrangement, but not the same sample: it collects the hidden items in the order they lie
-# in the record. (Fields that differ between two records the seat cannot tell apart, same seed.)
-ARRANGEMENT_DEPENDENT_DETERMINIZE = {
-    "secret_hitler_v0": "role", "teufel_teufel_v0": "board, card_square, known",
-    "voll_auf_die_18_v0": "stack, nazi_stack", "volle_socke_v0": "deck, hand, discard, discard_private",
-    "volles_fass_voraus_v0": "sailor_deck"}
+# what the seat knows alone: every engine puts the hidden items in a fixed order before it deals
+# them from the seed.
 
 
 def indistinguishable_records(env_id, count):
@@ -218,11 +213,7 @@ def indistinguishable_records(env_id, count):
         yield record, other, seat, observation, mask, pending
 
 
-@pytest.mark.parametrize("env_id", [
-    pytest.param(env_id, marks=pytest.mark.xfail(
-        env_id in ARRANGEMENT_DEPENDENT_DETERMINIZE, strict=True,
-        reason=f"determinize samples {ARRANGEMENT_DEPENDENT_DETERMINIZE.get(env_id)} from the hidden arrangement"))
-    for env_id in ALL_GAMES])
+@pytest.mark.parametrize("env_id", ALL_GAMES)
 def test_determinize_depends_only_on_what_the_seat_knows(env_id):
     for record, other, seat, *_ in indistinguishable_records(env_id, 5):
         for r in (record, other):
@@ -234,8 +225,6 @@ def test_determinize_depends_only_on_what_the_seat_knows(env_id):
 @pytest.mark.parametrize("env_id", ALL_GAMES)
 def test_choice_ignores_what_the_seat_cannot_know(env_id):
     """Two records the seat cannot tell apart, the same seed: the same choice."""
-    if env_id in ARRANGEMENT_DEPENDENT_DETERMINIZE:
-        pytest.skip("holds once test_determinize_depends_only_on_what_the_seat_knows passes for this engine")
     for record, other, seat, observation, mask, pending in indistinguishable_records(env_id, 3):
         assert decide(env_id, other, seat, observation, mask, pending) == decide(
             env_id, record, seat, observation, mask, pending)
