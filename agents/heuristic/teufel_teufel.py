@@ -64,7 +64,8 @@ O_PHASE, O_SQUARES, O_CARDS, O_CERTAIN, O_DISCS, O_LETTERS, O_DEVILS, O_HOME = (
     LAYOUT.offset(n) for n in ("phase", "squares", "cards", "certain", "discs", "letters", "devils", "devils_home"))
 SQUARE_FEATURES = LAYOUT.shape("squares")[1]  # no card, face down, face up, the devil space
 assert LAYOUT.shape("cards") == (D.NUM_SQUARES, D.NUM_TYPES) and LAYOUT.shape("devils") == (D.MAX_PLAYERS,)
-assert LAYOUT.shape("discs") == (D.MAX_PLAYERS, D.NUM_SQUARES) and LAYOUT.shape("letters") == (D.MAX_PLAYERS, D.NUM_LETTERS)
+assert LAYOUT.shape("discs") == (D.MAX_PLAYERS, D.NUM_SQUARES)
+assert LAYOUT.shape("letters") == (D.MAX_PLAYERS, D.NUM_LETTERS)
 
 CENTRE_ROW = CENTRE_COL = D.SIDE // 2
 FUTURE = 0.6        # weight of what a destination leads to, against what it gives now
