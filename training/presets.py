@@ -8,8 +8,8 @@ that change the observation (``Option.observation``) for training and evaluation
 The opponent pool (``pool_weights``: odds of a random player, the heuristic agent and a frozen
 snapshot of the learner in each opponent seat) is part of the preset: the heuristic is the
 opponent a policy is measured against. Where its strategy is compiled (Secret Hitler, Volle Socke,
-Volles Fass voraus: a few us a decision, one call per wave) it costs batched training little;
-Teufel Teufel's and Voll auf die 18's are Python, a call per decision
+Volles Fass voraus, Teufel Teufel: a few us a decision, one call per wave) it costs batched
+training little; Voll auf die 18's is Python, a call per decision
 (benchmarks/results/training_speed.md).
 
 Every game that has a heuristic starts warm (``imitation_samples``, ``imitation_epochs``): the

@@ -1,7 +1,10 @@
 """A rule-based Teufel, Teufel! player for ``teufel_teufel_v0``.
 
-It reads only its seat's observation (through the game's ``Layout`` views) and the mask. The
-strategy a competent player would recognise:
+It reads only its seat's observation (at the game's ``Layout`` offsets) and the mask; it keeps no
+memory of its own. The strategy is one compiled function, :func:`choose_rows` (agents/heuristic:
+the agent and the batched trainer's opponents both call it); its random choices (between
+near-equal squares, and a random legal action where it has no rule) come from a generator record.
+The strategy a competent player would recognise:
 
 **What a square is worth.** A face-up letter of your colour you lack is worth 1 (take it). A
 face-down card is worth the chance it is one of your missing letters (the observation's belief,
@@ -30,7 +33,9 @@ more likely its letters than devils, and stops once a devil would cost more (wit
 the disc a second one costs two letters).
 
 **Swapping.** A letter of yours you know the place of (face up, or peeked) but cannot reach in
-one or two moves is swapped onto a face-down card you can reach now; next turn you take it.
+one or two moves is swapped onto a face-down card you can reach now; next turn you take it. The
+board does not change between the turn and the swap's two cards, so each of those steps plans
+the same swap again from its own observation.
 
 **Other decisions.** Peek at the face-down card most likely yours; always drop a devil in a tower
 and always hand it over; take a stolen devil from the player with the fewest letters (a full
@@ -38,30 +43,41 @@ disc freed of its devil would leave); lose the letters whose cards lie face up n
 (easiest to fetch again); place the disc near the centre. It never makes a devil move, and off
 the board it turns cards over at random (its result is settled).
 
-**Speed.** The search runs once per decision of batched self-play, so its arithmetic lives in
-small numba helpers (the square worths, the move counts, the reach); the dot products of the
-beliefs stay numpy's. The helpers repeat numpy's float32 arithmetic operation for operation, so
-the decisions are exactly those of the plain numpy version before them (pinned by
-``tests/teufel_teufel/test_heuristic.py``); ``benchmarks/heuristic_speed.py`` times them.
+**Numbers.** It takes exactly the decisions of the Python agent it replaced (numpy per decision;
+the same options where that agent chose at random). The square worths are float32 arithmetic on
+the observation's float32 beliefs, as numpy did it; the beliefs' dot products add their terms in
+the order numpy's matmul did (:func:`belief_sums`), and the best targets among equal worths are
+the ones numpy's argsort listed first (:func:`best_targets`): numpy's order on x86 with AVX2, the
+machines the Python agent's decisions were pinned on. ``benchmarks/heuristic_speed.py`` times it.
 """
-
-from functools import cached_property
 
 import numpy as np
 from numba import njit
 
+from envs.core.rng import choice, uniform
 from envs.teufel_teufel import data as D
 from envs.teufel_teufel.engine import LAYOUT
 
-from .. import base
+from . import CompiledHeuristic, block_argmax
 
-OWN_LETTERS = slice(0, D.NUM_LETTERS)  # card types of the observer's own colour: A-F
+O_PHASE, O_SQUARES, O_CARDS, O_CERTAIN, O_DISCS, O_LETTERS, O_DEVILS, O_HOME = (
+    LAYOUT.offset(n) for n in ("phase", "squares", "cards", "certain", "discs", "letters", "devils", "devils_home"))
+SQUARE_FEATURES = LAYOUT.shape("squares")[1]  # no card, face down, face up, the devil space
+assert LAYOUT.shape("cards") == (D.NUM_SQUARES, D.NUM_TYPES) and LAYOUT.shape("devils") == (D.MAX_PLAYERS,)
+assert LAYOUT.shape("discs") == (D.MAX_PLAYERS, D.NUM_SQUARES)
+assert LAYOUT.shape("letters") == (D.MAX_PLAYERS, D.NUM_LETTERS)
+
 CENTRE_ROW = CENTRE_COL = D.SIDE // 2
 FUTURE = 0.6        # weight of what a destination leads to, against what it gives now
 PER_MOVE = 0.6      # discount per further move to a target
 TARGETS = 3         # best targets whose move distances are searched
 SWAP_BEYOND = 2     # swap a known letter closer when it is more than this many moves away
 HALL_PASS = 0.1     # worth of the chance a face-down card lets the move go on
+TIE_NOISE = 1e-3    # destinations and peeks scoring within this of the best are chosen at random
+PLACE_NOISE = 0.5   # placements: a random pick among the squares nearest the centre
+# numpy compared the float32 worths and beliefs with these thresholds in float32 (NEP 50).
+SWAP_UNLESS = np.float32(0.9)  # no swap while a destination is worth this much (a letter in reach)
+SURE = np.float32(0.999)       # a belief this high is a known card
 NEIGHBOURS = D.NEIGHBOURS
 PERSON_LETTER = np.arange(D.NUM_PEOPLE) % D.NUM_LETTERS  # the letter of each person card type
 #: PER_MOVE ** moves for moves 0..NUM_SQUARES, as numpy computes it (the same ufunc loop as a
@@ -69,181 +85,61 @@ PERSON_LETTER = np.arange(D.NUM_PEOPLE) % D.NUM_LETTERS  # the letter of each pe
 DISCOUNT = PER_MOVE ** np.arange(D.NUM_SQUARES + 1, dtype=np.float64)
 
 
-class HeuristicAgent(base.Agent):
-    name = "heuristic"
-
-    def __init__(self, seed=None):
-        super().__init__(seed)
-        # Each observation is copied into one buffer whose named views are made once: building
-        # the views anew cost more than a decision's arithmetic.
-        self._observation = np.zeros(LAYOUT.size, np.float32)
-        self._views = LAYOUT.views(self._observation)
-        self._handlers = {
-            D.PLACE: self.place, D.TURN: self.turn, D.SWAP_FIRST: self.swap_card,
-            D.SWAP_SECOND: self.swap_card, D.TOWER_PEEK: self.peek, D.TOWER_DROP: lambda v, m: D.DROP_DEVIL,
-            D.HANDOVER: lambda v, m: D.HAND_OVER, D.STEAL: self.steal, D.LOSE_LETTER: self.lose_letter,
-            D.GO_ON: self.go_on,
-        }
-
-    def reset(self, seat, env_id, config):
-        super().reset(seat, env_id, config)
-        self.swap_plan = None
-
-    def act(self, observation, action_mask, info=None):
-        self._observation[:] = observation
-        view = Board(self._views)
-        handler = self._handlers.get(view.phase)
-        action = handler(view, action_mask) if handler is not None else None
-        if action is None or not action_mask[action]:
-            action = self.rng.choice(np.flatnonzero(action_mask))
-        return int(action)
-
-    # ---- phases ------------------------------------------------------------------------------
-
-    def place(self, view, mask):
-        squares = np.flatnonzero(mask[: D.NUM_SQUARES])
-        rows, cols = np.divmod(squares, D.SIDE)
-        spread = np.abs(rows - CENTRE_ROW) + np.abs(cols - CENTRE_COL)
-        return squares[np.argmin(spread + self.rng.random(squares.size) * 0.5)]
-
-    def turn(self, view, mask):
-        destinations = np.flatnonzero(mask[: D.NUM_SQUARES])
-        worth = view.worth()
-        if self._plan_swap(view, mask, destinations, worth):
-            return D.BEGIN_SWAP
-        if destinations.size == 0:
-            return None
-        score = worth + FUTURE * self._reach(view, worth)
-        return destinations[np.argmax(score[destinations] + self.rng.random(destinations.size) * 1e-3)]
-
-    def go_on(self, view, mask):
-        """After a hall pass: the best next square if it beats ending the move here."""
-        destinations = np.flatnonzero(mask[: D.NUM_SQUARES])
-        if destinations.size == 0:
-            return D.STOP_HERE
-        worth = view.worth()
-        reach = self._reach(view, worth)
-        score = worth + FUTURE * reach
-        best = destinations[np.argmax(score[destinations] + self.rng.random(destinations.size) * 1e-3)]
-        return int(best) if score[best] > view.stop_worth() + FUTURE * reach[view.me] else D.STOP_HERE
-
-    def _reach(self, view, worth):
-        """The discounted worth of the best targets from each square."""
-        return reach(worth, np.argsort(-worth)[:TARGETS], *view.movement)
-
-    def _plan_swap(self, view, mask, destinations, worth):
-        """Bring a known letter of ours within reach: swap it onto a face-down card we reach now."""
-        self.swap_plan = None
-        if not mask[D.BEGIN_SWAP] or view.me < 0 or (destinations.size and worth[destinations].max() >= 0.9):
-            return False
-        known = np.flatnonzero(view.known_own_missing() & (view.discs == 0))
-        if not known.size:
-            return False
-        moves = view.moves_from(view.me)
-        letter_square = known[np.argmin(moves[known])]  # the nearest (the first of equals)
-        if moves[letter_square] <= SWAP_BEYOND:
-            return False
-        partners = destinations[view.face_down[destinations] & (view.discs[destinations] == 0)
-                                & (destinations != letter_square)]
-        if not partners.size:
-            return False
-        self.swap_plan = (int(letter_square), int(partners[0]))
-        return True
-
-    def swap_card(self, view, mask):
-        if self.swap_plan is None:
-            return None
-        return self.swap_plan[0] if view.phase == D.SWAP_FIRST else self.swap_plan[1]
-
-    def peek(self, view, mask):
-        squares = np.flatnonzero(mask[: D.NUM_SQUARES])
-        chance = view.p_own[squares] - view.certain[squares]  # nothing to learn where we know
-        return squares[np.argmax(chance + self.rng.random(squares.size) * 1e-3)]
-
-    def steal(self, view, mask):
-        offsets = [a - D.STEAL_FIRST + 1 for a in np.flatnonzero(mask) if a >= D.STEAL_FIRST]
-        fewest = min(offsets, key=lambda k: view.letters[k].sum())
-        return D.STEAL_FIRST + fewest - 1
-
-    def lose_letter(self, view, mask):
-        held = [a - D.LOSE_FIRST for a in np.flatnonzero(mask) if D.LOSE_FIRST <= a < D.LOSE_FIRST + 6]
-        moves = view.moves_from(view.me) if view.me >= 0 else np.zeros(D.NUM_SQUARES)
-        face_up = view.face_up_types()
-
-        def cost(letter):  # a letter whose card lies face up near us is easiest to fetch again
-            where = np.flatnonzero(face_up == letter)
-            return moves[where].min() if where.size else np.inf
-
-        return D.LOSE_FIRST + min(held, key=cost)
+# ---- the observation's beliefs, summed as numpy did -------------------------------------------
 
 
-class Board:
-    """What one observation says about the board, from the observer's point of view (each
-    derived array is computed once per decision, when first needed)."""
-
-    def __init__(self, views):
-        self.views = views
-        self.phase = int(np.argmax(views["phase"]))
-        self.letters = views["letters"]
-        self.my_letters = views["letters"][0]
-        self.devils = views["devils"]
-        self.cards = views["cards"]
-        self.certain = views["certain"]
-        self.me, self.discs, self.owner = read_discs(views["discs"])  # discs: other discs per square
-
-    @cached_property
-    def face_down(self):
-        return self.views["squares"][:, 1] > 0
-
-    @cached_property
-    def p_own(self):
-        """Chance each square's card is a letter of ours we still lack."""
-        missing = self.my_letters == 0
-        return self.cards[:, OWN_LETTERS] @ missing.astype(np.float32)
-
-    def face_up_types(self):
-        types = np.full(D.NUM_SQUARES, -1)
-        face_up = self.views["squares"][:, 2] > 0
-        types[face_up] = self.cards[face_up].argmax(axis=1)
-        return types
-
-    def known_own_missing(self):
-        """Squares certainly holding a letter of ours we lack (face up or peeked)."""
-        return (self.p_own > 0.999) & (self.certain > 0)
-
-    def p_hall_pass(self):
-        """Chance each square's card is a letter we hold (any colour): a flip there lets us go on."""
-        held = (self.my_letters > 0)[PERSON_LETTER].astype(np.float32)
-        return self.cards[:, : D.NUM_PEOPLE] @ held
-
-    def worth(self):
-        """What ending a move on each square is worth to us (see :func:`square_worth`)."""
-        return square_worth(self.p_own, self.p_hall_pass(), self.views["squares"], self.cards, self.letters,
-                            self.devils, self.discs, self.owner, self.me)
-
-    def stop_worth(self):
-        """Ending the move where the disc stands (a face-up letter we hold): a hand-over, if any."""
-        if self.devils[0] > 0 and self.discs[self.me] == 1:
-            return hand_over_worth(self.letters, self.devils, self.owner[self.me], np.float32(0.0))
-        return 0.0
-
-    @cached_property
-    def movement(self):
-        """``(passable, enterable)`` of :func:`movement_rules`, for :func:`moves_from`."""
-        return movement_rules(self.views["squares"], self.cards, self.my_letters, self.discs, self.devils[0] > 0,
-                              self.views["devils_home"][0] > 0)
-
-    def moves_from(self, start):
-        """Moves needed to end on each square from ``start`` (see :func:`moves_from`)."""
-        return moves_from(start, *self.movement)
+@njit(cache=True)
+def belief_sums(cards, weights):
+    """Per square, the float32 sum of ``cards[square, k] * weights[k]`` over the first
+    ``weights.size`` card types, added in the order numpy's matmul (OpenBLAS's sgemv on AVX2) added
+    them for the Python agent: whole fours in eight running lanes (an odd four first, in lanes
+    0-3), the lanes folded (j with j + 4, then in pairs), and the last one to three terms summed
+    apart and added at the end. Another order rounds some sums differently, and then squares the
+    agent valued equally would differ."""
+    types = weights.shape[0]
+    body = types - types % 4
+    lead = body % 8
+    sums = np.empty(D.NUM_SQUARES, np.float32)
+    lanes = np.empty(8, np.float32)
+    for square in range(D.NUM_SQUARES):
+        lanes[:] = 0
+        for k in range(lead):
+            lanes[k] += cards[square, k] * weights[k]
+        for start in range(lead, body, 8):
+            for lane in range(8):
+                lanes[lane] += cards[square, start + lane] * weights[start + lane]
+        total = ((lanes[0] + lanes[4]) + (lanes[1] + lanes[5])) + ((lanes[2] + lanes[6]) + (lanes[3] + lanes[7]))
+        if body < types:
+            rest = cards[square, body] * weights[body]
+            for k in range(body + 1, types):
+                rest += cards[square, k] * weights[k]
+            total += rest
+        sums[square] = total
+    return sums
 
 
-# ---- the arithmetic of a decision, in numba ------------------------------------------------------
+@njit(cache=True)
+def own_letter_chances(cards, my_letters):
+    """Chance each square's card is a letter of ours we still lack."""
+    missing = np.zeros(D.NUM_LETTERS, np.float32)
+    for letter in range(D.NUM_LETTERS):
+        missing[letter] = my_letters[letter] == 0
+    return belief_sums(cards, missing)
+
+
+@njit(cache=True)
+def hall_pass_chances(cards, my_letters):
+    """Chance each square's card is a letter we hold (any colour): a flip there lets us go on."""
+    held = np.zeros(D.NUM_PEOPLE, np.float32)
+    for card_type in range(D.NUM_PEOPLE):
+        held[card_type] = my_letters[PERSON_LETTER[card_type]] > 0
+    return belief_sums(cards, held)
+
+
+# ---- the square worths, the move counts and the reach ---------------------------------------------
 # The worth of the squares is float32 arithmetic on the observation's float32 beliefs, written
 # here operation for operation as numpy did it on arrays (a Python float constant meeting a
-# float32 array is rounded to float32 first): the same bits, so the same decisions as the
-# numpy version it replaced. The beliefs' dot products stay in numpy (p_own, p_hall_pass): their
-# summation order is numpy's (BLAS) to keep.
+# float32 array is rounded to float32 first): the same bits, so the same decisions.
 
 
 @njit(cache=True)
@@ -303,6 +199,57 @@ def square_worth(p_own, p_hall_pass, squares, cards, letters, devils, other_disc
     return worth
 
 
+def _bitonic_pairs(size):
+    """The compare-exchange pairs ``(low, high)`` of a bitonic sort of ``size`` slots (a power of
+    two), in order: for runs of 2, 4, ... slots, each run's mirror pairs, then half-cleaners down
+    to neighbours."""
+    pairs = []
+    run = 2
+    while run <= size:
+        pairs += [(start + i, start + run - 1 - i) for start in range(0, size, run) for i in range(run // 2)]
+        gap = run // 4
+        while gap >= 1:
+            pairs += [(start + i, start + i + gap) for start in range(0, size, 2 * gap) for i in range(gap)]
+            gap //= 2
+        run *= 2
+    return pairs
+
+
+def _argsort_head_pairs(keys, head):
+    """The pairs by which numpy's argsort of ``keys`` float32 keys (33 to 64) on x86 with AVX2
+    (x86-simd-sort) puts its first ``head`` entries in place: a bitonic network over 64 slots (16
+    registers of 4 keys, padded with +inf) that exchanges two keys only when they are out of order.
+    A pair with a pad above a key never exchanges, and the pairs that cannot reach the first
+    ``head`` slots any more change nothing there: both are left out."""
+    pairs = [(low, high) for low, high in _bitonic_pairs(64) if high < keys]
+    needed, live = [], set(range(head))
+    for low, high in reversed(pairs):
+        if low in live or high in live:
+            live |= {low, high}
+            needed.append((low, high))
+    return np.array(needed[::-1], np.int64)
+
+
+ARGSORT_PAIRS = _argsort_head_pairs(D.NUM_SQUARES, TARGETS)
+
+
+@njit(cache=True)
+def best_targets(worth):
+    """The ``TARGETS`` squares of highest worth, as the Python agent's ``np.argsort(-worth)`` listed
+    them. Equal worths are the rule (every unseen card of a group is worth the same), and which of
+    them become targets steers the move; numpy's network sort leaves equal keys in its own order,
+    which the same network here reproduces."""
+    keys = -worth
+    order = np.arange(D.NUM_SQUARES)
+    for k in range(ARGSORT_PAIRS.shape[0]):
+        low, high = ARGSORT_PAIRS[k, 0], ARGSORT_PAIRS[k, 1]
+        a, b, i, j = keys[low], keys[high], order[low], order[high]
+        swap = a > b  # selects, not a branch: which way it goes is data, and hard to predict
+        keys[low], keys[high] = (b if swap else a), (a if swap else b)
+        order[low], order[high] = (j if swap else i), (i if swap else j)
+    return order[:TARGETS].copy()
+
+
 @njit(cache=True)
 def reach(worth, targets, passable, enterable):
     """The discounted worth of the best ``targets`` (those worth something) from each square:
@@ -319,8 +266,8 @@ def reach(worth, targets, passable, enterable):
 
 @njit(cache=True)
 def movement_rules(squares, cards, my_letters, other_discs, with_devil, devil_space_blocked):
-    """Per square, read off the observation: may a move go on from it (the engine's may_continue),
-    and may it enter it at all. Both int8 (1: yes)."""
+    """Per square, read off the observation: may a move go on from it (the engine's may_continue,
+    but for the empty devil space, taken for a stop), and may it enter it at all. Both int8 (1: yes)."""
     passable = np.zeros(D.NUM_SQUARES, np.int8)
     enterable = np.zeros(D.NUM_SQUARES, np.int8)
     for square in range(D.NUM_SQUARES):
@@ -368,3 +315,235 @@ def moves_from(start, passable, enterable):
                     head -= 1
                     queue[head] = nxt
     return stops_before + 1
+
+
+@njit(cache=True)
+def one_move_squares(me, passable, enterable, other_discs):
+    """The squares a move from ``me`` may end on, as the turn's mask lists them (the engine's
+    reachable squares): those the move counts reach without a stop, once the empty devil space
+    is crossed as the engine crosses it (the move counts take it for a stop)."""
+    crossing = passable.copy()
+    if other_discs[D.DEVIL_SPACE] == 0:
+        crossing[D.DEVIL_SPACE] = 1  # not enterable while devils stand on it
+    ends = moves_from(me, crossing, enterable) == 1
+    ends[me] = False
+    return ends
+
+
+# ---- a decision ------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def blocks(obs):
+    """The observation's blocks the strategy reads, as views: ``(squares, cards, letters, devils,
+    discs)``, players by relative seat (0: us)."""
+    squares = obs[O_SQUARES:O_SQUARES + D.NUM_SQUARES * SQUARE_FEATURES].reshape((D.NUM_SQUARES, SQUARE_FEATURES))
+    cards = obs[O_CARDS:O_CARDS + D.NUM_SQUARES * D.NUM_TYPES].reshape((D.NUM_SQUARES, D.NUM_TYPES))
+    letters = obs[O_LETTERS:O_LETTERS + D.MAX_PLAYERS * D.NUM_LETTERS].reshape((D.MAX_PLAYERS, D.NUM_LETTERS))
+    devils = obs[O_DEVILS:O_DEVILS + D.MAX_PLAYERS]
+    discs = obs[O_DISCS:O_DISCS + D.MAX_PLAYERS * D.NUM_SQUARES].reshape((D.MAX_PLAYERS, D.NUM_SQUARES))
+    return squares, cards, letters, devils, discs
+
+
+@njit(cache=True)
+def read_board(obs):
+    """What the moving decisions read off the observation: ``(me, others, owner, p_own, worth,
+    passable, enterable)`` (see :func:`read_discs`, :func:`square_worth`, :func:`movement_rules`)."""
+    squares, cards, letters, devils, discs = blocks(obs)
+    me, others, owner = read_discs(discs)
+    p_own = own_letter_chances(cards, letters[0])
+    worth = square_worth(p_own, hall_pass_chances(cards, letters[0]), squares, cards, letters, devils, others, owner,
+                         me)
+    passable, enterable = movement_rules(squares, cards, letters[0], others, devils[0] > 0, obs[O_HOME] > 0)
+    return me, others, owner, p_own, worth, passable, enterable
+
+
+@njit(cache=True)
+def planned_swap(obs, mask, phase, board):
+    """``(square, partner)``: a known letter of ours out of reach and the face-down card we reach now
+    to swap it onto; ``(-1, -1)`` for no swap. In the turn the reachable squares are the mask's;
+    on the swap's two steps the same squares from the board, which has not changed since."""
+    me, others, _, p_own, worth, passable, enterable = board
+    if me < 0:
+        return -1, -1
+    if phase == D.TURN:
+        if not mask[D.BEGIN_SWAP]:
+            return -1, -1
+        destinations = mask[:D.NUM_SQUARES] != 0
+    else:
+        destinations = one_move_squares(me, passable, enterable, others)
+    for square in range(D.NUM_SQUARES):
+        if destinations[square] and worth[square] >= SWAP_UNLESS:
+            return -1, -1  # as good as a letter of ours is in reach now
+    known = np.zeros(D.NUM_SQUARES, np.bool_)
+    for square in range(D.NUM_SQUARES):
+        known[square] = p_own[square] > SURE and obs[O_CERTAIN + square] > 0 and others[square] == 0
+    if not known.any():
+        return -1, -1
+    moves = moves_from(me, passable, enterable)
+    letter_square = -1
+    for square in range(D.NUM_SQUARES):  # the nearest (the first of equals)
+        if known[square] and (letter_square < 0 or moves[square] < moves[letter_square]):
+            letter_square = square
+    if moves[letter_square] <= SWAP_BEYOND:
+        return -1, -1
+    for square in range(D.NUM_SQUARES):
+        face_down = obs[O_SQUARES + SQUARE_FEATURES * square + 1] > 0
+        if destinations[square] and face_down and others[square] == 0 and square != letter_square:
+            return letter_square, square
+    return -1, -1
+
+
+@njit(cache=True)
+def best_destination(destinations, worth, reach_worth, rng):
+    """The destination whose worth plus ``FUTURE`` times its reach is highest (float64; those
+    within ``TIE_NOISE`` of it at random); -1 if there is none."""
+    best, best_value = -1, -np.inf
+    for square in range(D.NUM_SQUARES):
+        if destinations[square]:
+            value = (worth[square] + FUTURE * reach_worth[square]) + uniform(rng) * TIE_NOISE
+            if value > best_value:
+                best, best_value = square, value
+    return best
+
+
+@njit(cache=True)
+def place(mask, rng):
+    """The legal square nearest the centre (steps along rows and columns; equals at random)."""
+    best, best_value = -1, np.inf
+    for square in range(D.NUM_SQUARES):
+        if mask[square]:
+            row, col = square // D.SIDE, square % D.SIDE
+            value = (abs(row - CENTRE_ROW) + abs(col - CENTRE_COL)) + uniform(rng) * PLACE_NOISE
+            if value < best_value:
+                best, best_value = square, value
+    return best
+
+
+@njit(cache=True)
+def turn(obs, mask, rng):
+    """Begin a planned swap, else move to the best destination; -1 if there is none."""
+    board = read_board(obs)
+    _, _, _, _, worth, passable, enterable = board
+    if planned_swap(obs, mask, D.TURN, board)[0] >= 0:
+        return D.BEGIN_SWAP
+    destinations = mask[:D.NUM_SQUARES] != 0
+    if not destinations.any():
+        return -1
+    return best_destination(destinations, worth, reach(worth, best_targets(worth), passable, enterable), rng)
+
+
+@njit(cache=True)
+def go_on(obs, mask, rng):
+    """After a hall pass: the best next square if it beats ending the move here."""
+    destinations = mask[:D.NUM_SQUARES] != 0
+    if not destinations.any():
+        return D.STOP_HERE
+    me, others, owner, _, worth, passable, enterable = read_board(obs)
+    reach_worth = reach(worth, best_targets(worth), passable, enterable)
+    best = best_destination(destinations, worth, reach_worth, rng)
+    _, _, letters, devils, _ = blocks(obs)
+    stop = 0.0  # ending the move here (a face-up letter we hold): a hand-over, if any
+    if devils[0] > 0 and others[me] == 1:
+        stop = hand_over_worth(letters, devils, owner[me], np.float32(0.0))
+    if worth[best] + FUTURE * reach_worth[best] > stop + FUTURE * reach_worth[me]:
+        return best
+    return D.STOP_HERE
+
+
+@njit(cache=True)
+def peek(obs, mask, rng):
+    """The face-down card most likely a letter of ours we do not know yet."""
+    _, cards, letters, _, _ = blocks(obs)
+    p_own = own_letter_chances(cards, letters[0])
+    best, best_value = -1, -np.inf
+    for square in range(D.NUM_SQUARES):
+        if mask[square]:
+            chance = p_own[square] - obs[O_CERTAIN + square]  # nothing to learn where we know
+            value = chance + uniform(rng) * TIE_NOISE
+            if value > best_value:
+                best, best_value = square, value
+    return best
+
+
+@njit(cache=True)
+def steal(obs, mask):
+    """Take the devil from the player with the fewest letters (the first of equals)."""
+    letters = blocks(obs)[2]
+    best, fewest = -1, np.inf
+    for offset in range(1, D.MAX_PLAYERS):
+        if mask[D.STEAL_FIRST + offset - 1] and letters[offset].sum() < fewest:
+            best, fewest = offset, letters[offset].sum()
+    return D.STEAL_FIRST + best - 1 if best > 0 else -1
+
+
+@njit(cache=True)
+def lose_letter(obs, mask):
+    """Lose the letter whose card of our colour lies face up nearest (easiest to fetch again; the
+    first of equals)."""
+    squares, cards, _, _, _ = blocks(obs)
+    me, _, _, _, _, passable, enterable = read_board(obs)
+    moves = moves_from(me, passable, enterable) if me >= 0 else np.zeros(D.NUM_SQUARES)
+    best, best_cost = -1, np.inf
+    for letter in range(D.NUM_LETTERS):
+        if not mask[D.LOSE_FIRST + letter]:
+            continue
+        cost = np.inf
+        for square in range(D.NUM_SQUARES):  # a face-up card's type is its belief's one entry
+            if squares[square, 2] > 0 and np.argmax(cards[square]) == letter:
+                cost = min(cost, moves[square])
+        if best < 0 or cost < best_cost:
+            best, best_cost = letter, cost
+    return D.LOSE_FIRST + best if best >= 0 else -1
+
+
+@njit(cache=True)
+def choose(obs, mask, rng):
+    """The heuristic's action for one observation (see the module doc)."""
+    phase = block_argmax(obs, O_PHASE, D.NUM_PHASES)
+    action = -1
+    if phase == D.PLACE:
+        action = place(mask, rng)
+    elif phase == D.TURN:
+        action = turn(obs, mask, rng)
+    elif phase == D.SWAP_FIRST or phase == D.SWAP_SECOND:
+        square, partner = planned_swap(obs, mask, phase, read_board(obs))
+        action = square if phase == D.SWAP_FIRST else partner
+    elif phase == D.TOWER_PEEK:
+        action = peek(obs, mask, rng)
+    elif phase == D.TOWER_DROP:
+        action = D.DROP_DEVIL
+    elif phase == D.HANDOVER:
+        action = D.HAND_OVER
+    elif phase == D.STEAL:
+        action = steal(obs, mask)
+    elif phase == D.LOSE_LETTER:
+        action = lose_letter(obs, mask)
+    elif phase == D.GO_ON:
+        action = go_on(obs, mask, rng)
+    if action < 0 or action >= mask.shape[0] or not mask[action]:
+        action = choice(rng, mask)  # devil moves, turning cards over off the board, no plan
+    return action
+
+
+@njit(cache=True)
+def choose_rows(obs, masks, rules, rngs, streams, out):
+    """:func:`choose` for each row, drawing from generator ``rngs[streams[k]]`` (agents/heuristic;
+    the strategy reads no rules: everything it weighs is in the observation)."""
+    for k in range(obs.shape[0]):
+        out[k] = choose(obs[k], masks[k], rngs[streams[k]])
+
+
+class HeuristicAgent(CompiledHeuristic):
+    """The strategy of the module doc, as an :class:`agents.base.Agent`."""
+
+    choose_rows = staticmethod(choose_rows)
+
+    def swap_plan(self, observation, action_mask):
+        """The swap this seat plans at a turn or swap step, ``(square of its letter, square of the
+        card it goes onto)``; None for no swap."""
+        obs = np.ascontiguousarray(observation, np.float32)
+        mask = np.ascontiguousarray(action_mask, np.int8)
+        phase = block_argmax(obs, O_PHASE, D.NUM_PHASES)
+        square, partner = planned_swap(obs, mask, phase, read_board(obs))
+        return None if square < 0 else (int(square), int(partner))
