@@ -10,7 +10,8 @@ Specs (``agents.make_agent``)::
     ismcts:<iterations>       e.g. ismcts:2000
     ismcts:<seconds>s         a time budget per decision, e.g. ismcts:1s, ismcts:0.25s
     ismcts:<budget>:key=value:...   options: threads=<trees>, cutoff=<decisions>|none, c=<exploration>,
-                              eps=<share of random playout decisions>, policy=greedy|heuristic
+                              eps=<share of random playout decisions>, policy=greedy|heuristic,
+                              bias=<progressive bias towards the heuristic's move in the tree>
                               (colons, not commas: command lines list agents with commas)
 
 ``iterations`` counts all trees together (they are split evenly), so ``ismcts:1000`` costs the
@@ -28,6 +29,9 @@ gets :data:`DEFAULT_EPSILONS` (1 where none is listed). ``policy=heuristic`` pla
 non-random decisions by the game's compiled heuristic (agents/heuristic) for every seat, from that
 seat's observation of the determinized record (``envs.core.search.strategy_action``) instead of
 greedily; games list their default in :data:`DEFAULT_POLICIES` (``greedy`` where none is listed).
+With it, ``bias`` > 0 also makes every tree node favour the heuristic's move there: expanded first,
+and raised in selection by ``bias / (visits + 1)`` (progressive bias), so a search whose playouts
+cannot yet tell the moves apart keeps to the heuristic's (default :data:`DEFAULT_BIASES`, else 0).
 
 The agent receives the true record in ``info["record"]`` (the tournament runner passes it to
 agents with ``needs_record = True``) and touches it only through the engine's ``determinize``.
@@ -69,6 +73,8 @@ DEFAULT_EPSILONS = {"teufel_teufel_v0": 0.0, "volles_fass_voraus_v0": 0.0, "voll
 #: (envs.core.search.greedy_action) or ``heuristic`` (the game's compiled heuristic, every seat).
 DEFAULT_POLICIES = {}
 POLICIES = ("greedy", "heuristic")
+#: Progressive bias towards the heuristic's move per game when the spec gives none (policy=heuristic only).
+DEFAULT_BIASES = {}
 GAME_DEFAULT = "game"  # the cutoff argument that asks for the game's entry in DEFAULT_CUTOFFS
 MAX_PLAYOUT = 5000  # decisions: a guard against endless random games
 # A time budget is spent in chunks (one kernel call each, the clock read between them). A chunk
@@ -84,7 +90,8 @@ class ISMCTSAgent(Agent):
     needs_record = True
 
     def __init__(self, iterations=None, seconds=None, exploration=DEFAULT_EXPLORATION, cutoff=GAME_DEFAULT,
-                 threads=None, max_playout=MAX_PLAYOUT, seed=None, epsilon=GAME_DEFAULT, policy=GAME_DEFAULT):
+                 threads=None, max_playout=MAX_PLAYOUT, seed=None, epsilon=GAME_DEFAULT, policy=GAME_DEFAULT,
+                 bias=GAME_DEFAULT):
         super().__init__(seed)
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
@@ -108,6 +115,8 @@ class ISMCTSAgent(Agent):
         if policy != GAME_DEFAULT and policy not in POLICIES:
             raise ValueError(f"ISMCTS policy must be one of {list(POLICIES)}, got {policy!r}")
         self.policy_option = policy
+        self.bias_option = bias if isinstance(bias, str) and bias == GAME_DEFAULT else _positive(
+            bias, "bias", float, allow_zero=True)
         self.threads = numba.get_num_threads() if threads is None else _positive(threads, "threads", int)
         self.max_playout = _positive(max_playout, "max_playout", int)
         self.last_iterations = 0  # iterations spent on the last decision
@@ -124,6 +133,11 @@ class ISMCTSAgent(Agent):
         self.policy = self.policy_option  # who plays the playouts' non-random decisions
         if self.policy == GAME_DEFAULT:
             self.policy = DEFAULT_POLICIES.get(self.game.env_id, "greedy")
+        self.bias = self.bias_option  # tree nodes' progressive bias towards the heuristic's move
+        if self.bias == GAME_DEFAULT:
+            self.bias = DEFAULT_BIASES.get(self.game.env_id, 0.0) if self.policy == "heuristic" else 0.0
+        if self.bias > 0 and self.policy != "heuristic":
+            raise ValueError("ISMCTS bias favours the heuristic's move: it needs policy=heuristic")
         state = self.game.engine.STATE
         if engine_function(state, "determinize") is None:
             raise ValueError(f"{self.game.env_id} has no determinize: ISMCTS cannot search it")
@@ -177,7 +191,7 @@ class ISMCTSAgent(Agent):
 
     def _grow(self, record, pending, per_tree):
         return self.forest.grow(record, self.seat, pending, per_tree, self.exploration, self.cutoff,
-                                self.max_playout, self.epsilon)
+                                self.max_playout, self.epsilon, self.bias)
 
     def _search_for(self, record, pending, seconds):
         """Grow in chunks until ``seconds`` have passed; each chunk is sized from the rate so far."""
@@ -239,7 +253,7 @@ def parse_spec(argument):
             raise ValueError(f"ismcts budget {budget!r} is neither a number of iterations (ismcts:1000) "
                              f"nor seconds (ismcts:1s)") from None
     names = {"threads": ("threads", int), "cutoff": ("cutoff", int), "c": ("exploration", float),
-             "eps": ("epsilon", float), "policy": ("policy", str)}
+             "eps": ("epsilon", float), "policy": ("policy", str), "bias": ("bias", float)}
     for option in options:
         key, equals, text = option.partition("=")
         if key not in names or not equals:

@@ -79,17 +79,19 @@ def fair_share(env_id: str, num_players: int) -> float:
 def evaluate(env_id: str, specs: Sequence[str], games: int, seed: int = 0, config: dict[str, Any] | None = None,
              progress: bool = True, factories: dict[str, AgentFactory] | None = None,
              max_seconds: float | None = None, on_game: Callable[[GameRow], None] | None = None,
-             replay_dir: str | os.PathLike | None = None) -> list[Result]:
+             replay_dir: str | os.PathLike | None = None, first_game: int = 0) -> list[Result]:
     """Play ``games`` games; returns one result dict per agent spec (see :func:`summarize`).
 
     ``factories`` (optional) maps a spec to a function ``seed -> agent`` for agents that are not
     built from a spec string (an in-memory policy during training). With ``max_seconds`` no new
     game starts once that much time has passed (the results count the games actually played).
     ``on_game(row)`` receives each game's row as it ends (:func:`play_games`); with
-    ``replay_dir`` every game is also saved there as a replay file.
+    ``replay_dir`` every game is also saved there as a replay file. ``first_game``: the index of the
+    first game (its seed and seating), so that processes can share the games of one tournament.
     """
     rows = []
-    for row in play_games(env_id, specs, games, seed, config, progress, factories, max_seconds, replay_dir):
+    for row in play_games(env_id, specs, games, seed, config, progress, factories, max_seconds, replay_dir,
+                          first_game):
         rows.append(row)
         if on_game is not None:
             on_game(row)
@@ -98,8 +100,10 @@ def evaluate(env_id: str, specs: Sequence[str], games: int, seed: int = 0, confi
 
 def play_games(env_id: str, specs: Sequence[str], games: int, seed: int = 0, config: dict[str, Any] | None = None,
                progress: bool = True, factories: dict[str, AgentFactory] | None = None,
-               max_seconds: float | None = None, replay_dir: str | os.PathLike | None = None) -> Iterator[GameRow]:
-    """The games of a tournament, one row each as it ends: ``game``, ``seed``, the ``agents`` (spec
+               max_seconds: float | None = None, replay_dir: str | os.PathLike | None = None,
+               first_game: int = 0) -> Iterator[GameRow]:
+    """The games ``first_game`` to ``first_game + games - 1`` of a tournament, one row each as it
+    ends: ``game``, ``seed``, the ``agents`` (spec
     index per seat), ``returns``, ``won`` (bools) and ``roles`` per seat (None in games without
     roles), and ``replay`` (its file, or None). Trained policies (``policy:<path>``) are played as
     they were trained: the env observes with their run's observation options unless ``config``
@@ -110,7 +114,7 @@ def play_games(env_id: str, specs: Sequence[str], games: int, seed: int = 0, con
     num_players = config.setdefault("num_players", game.default_players)
     factories = factories or {}
     build = [factories.get(spec, lambda s, spec=spec: make_agent(spec, env_id, seed=s)) for spec in specs]
-    iterator = range(games)
+    iterator = range(first_game, first_game + games)
     if progress:
         from tqdm import tqdm
 

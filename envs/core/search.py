@@ -7,8 +7,9 @@ Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012). Each iteration
    the true future randomness reach the planner);
 2. descends the tree, keyed by sequences of (seat to act, action), choosing among the actions legal in this
    determinization by UCB1 with availability counts (a child's exploration term counts the
-   iterations in which its action was legal, not its parent's visits);
-3. expands one untried action (uniformly at random);
+   iterations in which its action was legal, not its parent's visits), given a strategy and a
+   ``bias`` plus a progressive bias towards the strategy's own action at that node;
+3. expands one untried action (the strategy's first where it is favoured, else uniformly at random);
 4. plays on with uniformly random legal actions (or, with ``epsilon`` < 1 in a turn-based game,
    epsilon-greedy ones: see :func:`greedy_action`; or, given a *strategy*, the game's compiled
    heuristic for every seat, each decision random with probability ``epsilon``: see
@@ -97,22 +98,30 @@ def _index_children(nodes, parent, seat, child_of, value):
 
 
 @njit(cache=True)
-def _ucb_best(nodes, mask, child_of, exploration):
-    """The legal child with the highest UCB1 value (availability counts); ties: the lowest action."""
+def _ucb_best(nodes, mask, child_of, exploration, favoured, bias):
+    """The legal child with the highest UCB1 value (availability counts), the ``favoured`` action's
+    raised by ``bias / (visits + 1)``; ties: the lowest action."""
     best, best_value = -1, -np.inf
     for action in range(mask.shape[0]):
         if mask[action] != 0:
             node = nodes[child_of[action]]
             value = node.total / node.visits + exploration * np.sqrt(np.log(node.available) / node.visits)
+            if action == favoured:
+                value += bias / (node.visits + 1)
             if value > best_value:
                 best, best_value = child_of[action], value
     return best
 
 
 @njit(cache=True)
-def _select_or_expand(nodes, size, parent, seat, mask, child_of, rng, exploration):
+def _select_or_expand(nodes, size, parent, seat, mask, child_of, rng, exploration, favoured, bias):
     """The child of ``parent`` to descend to, and whether it is new. -1 when an untried action
-    remains but the arena is full (the iteration then plays on at random)."""
+    remains but the arena is full (the iteration then plays on at random).
+
+    ``favoured`` (-1: none) is the action the playout strategy would take here: expanded before
+    the other untried actions, and favoured in selection by a bias that fades with its visits
+    (progressive bias, Chaslot et al. 2008), so the search starts from the strategy's move and
+    leaves it only for one its playouts show to be better."""
     _index_children(nodes, parent, seat, child_of, True)
     untried = 0
     for action in range(mask.shape[0]):
@@ -123,16 +132,20 @@ def _select_or_expand(nodes, size, parent, seat, mask, child_of, rng, exploratio
                 untried += 1
     child, expanded = -1, False
     if untried == 0:
-        child = _ucb_best(nodes, mask, child_of, exploration)
+        child = _ucb_best(nodes, mask, child_of, exploration, favoured, bias)
     elif size[0] < nodes.shape[0]:
-        k = randint(rng, untried)
-        for action in range(mask.shape[0]):
-            if mask[action] != 0 and child_of[action] < 0:
-                if k == 0:
-                    child = _add_child(nodes, size, parent, action, seat)
-                    expanded = True
-                    break
-                k -= 1
+        if favoured >= 0 and mask[favoured] != 0 and child_of[favoured] < 0:
+            child = _add_child(nodes, size, parent, favoured, seat)
+            expanded = True
+        else:
+            k = randint(rng, untried)
+            for action in range(mask.shape[0]):
+                if mask[action] != 0 and child_of[action] < 0:
+                    if k == 0:
+                        child = _add_child(nodes, size, parent, action, seat)
+                        expanded = True
+                        break
+                    k -= 1
     _index_children(nodes, parent, seat, child_of, False)
     return child, expanded
 
@@ -300,6 +313,25 @@ def strategy_action(state, seat, mask, strategy):
     return out[0]
 
 
+def _favoured(state, seat, mask, strategy, bias):
+    """The strategy's action for ``seat`` here when the tree favours it (``bias`` > 0), else -1."""
+    if strategy is None or bias <= 0.0:
+        return -1
+    return strategy_action(state, seat, mask, strategy)
+
+
+@overload(_favoured)
+def _favoured_by_type(state, seat, mask, strategy, bias):
+    if isinstance(strategy, types.NoneType):
+        return lambda state, seat, mask, strategy, bias: -1
+
+    def favoured(state, seat, mask, strategy, bias):
+        if bias <= 0.0:
+            return -1
+        return strategy_action(state, seat, mask, strategy)
+    return favoured
+
+
 def _playout_action(state, joint, chosen, rng, mask, probe, values, epsilon, strategy):
     """A playout's next action for the seat to act (``mask`` filled): the strategy's (random with
     probability ``epsilon``) where one is given, else epsilon-greedy in a turn-based game and
@@ -376,7 +408,7 @@ def _backup(nodes, node, returns):
 
 @njit(cache=True)
 def iterate(nodes, size, root, seat, pending, work, rng, mask, child_of, returns, values, joint,
-            exploration, cutoff, max_playout, epsilon, probe, strategy):
+            exploration, cutoff, max_playout, epsilon, probe, strategy, bias):
     """One ISMCTS iteration on one tree (see the module docstring)."""
     work[0] = root[0]
     state = work[0]
@@ -390,7 +422,8 @@ def iterate(nodes, size, root, seat, pending, work, rng, mask, child_of, returns
     while state.terminal == 0:
         actor = _seat_to_act(state, joint, chosen)
         fill_mask(state, actor, mask)
-        child, expanded = _select_or_expand(nodes, size, node, actor, mask, child_of, rng, exploration)
+        favoured = _favoured(state, actor, mask, strategy, bias)
+        child, expanded = _select_or_expand(nodes, size, node, actor, mask, child_of, rng, exploration, favoured, bias)
         if child < 0:
             break
         chosen = _apply(state, int(nodes[child].action), joint, chosen, returns)  # int64 like the playouts: one step compiled
@@ -404,25 +437,25 @@ def iterate(nodes, size, root, seat, pending, work, rng, mask, child_of, returns
 
 @njit(cache=True)
 def grow_tree(nodes, size, root, seat, pending, work, rng, mask, child_of, returns, values, joint,
-              iterations, exploration, cutoff, max_playout, epsilon, probe, strategy):
+              iterations, exploration, cutoff, max_playout, epsilon, probe, strategy, bias):
     """``iterations`` more iterations on one tree (``nodes[:size[0]]`` in use)."""
     for _ in range(iterations):
         iterate(nodes, size, root, seat, pending, work, rng, mask, child_of, returns, values, joint,
-                exploration, cutoff, max_playout, epsilon, probe, strategy)
+                exploration, cutoff, max_playout, epsilon, probe, strategy, bias)
 
 
 @njit(cache=True)
 def _grow(t, root, seat, pending, nodes, sizes, work, rngs, masks, child_of, returns, values, joints,
-          iterations, exploration, cutoff, max_playout, epsilon, probes, strategies):
+          iterations, exploration, cutoff, max_playout, epsilon, probes, strategies, bias):
     # One tree of a forest: row t of every per-tree array.
     grow_tree(nodes[t], sizes[t : t + 1], root, seat, pending, work[t : t + 1], rngs[t], masks[t], child_of[t],
               returns[t], values[t], _row(joints, t), iterations[t], exploration, cutoff, max_playout, epsilon,
-              probes[t : t + 1], _strategy_row(strategies, t))
+              probes[t : t + 1], _strategy_row(strategies, t), bias)
 
 
 @njit(cache=True, parallel=True)
 def grow_forest(root, seat, pending, nodes, sizes, work, rngs, masks, child_of, returns, values, joints,
-                iterations, exploration, cutoff, max_playout, epsilon, probes, strategies):
+                iterations, exploration, cutoff, max_playout, epsilon, probes, strategies, bias):
     """Grow tree ``t`` by ``iterations[t]`` iterations, the trees in parallel threads.
 
     Per-tree arrays have the tree on their first axis: ``nodes`` NODE[trees, capacity], ``sizes``
@@ -431,22 +464,23 @@ def grow_forest(root, seat, pending, nodes, sizes, work, rngs, masks, child_of, 
     ``values`` float32[trees, seats], ``joints`` int64[trees, seats] (None: turn-based game),
     ``probes`` the game's STATE[trees] (scratch of the greedy playouts, ``epsilon`` < 1),
     ``strategies`` None or the playout strategy's ``(rules, views float32[trees, observation],
-    rngs RNG[trees], outs int64[trees])`` (see :func:`strategy_action`).
+    rngs RNG[trees], outs int64[trees])`` (see :func:`strategy_action`); with a strategy and
+    ``bias`` > 0 each tree node favours the strategy's action (:func:`_select_or_expand`).
     ``root`` is the true record (length-1 array), ``pending`` the actions already chosen by the
     seats before ``seat`` in this moment of a simultaneous game.
     """
     for t in prange(nodes.shape[0]):
         _grow(t, root, seat, pending, nodes, sizes, work, rngs, masks, child_of, returns, values, joints,
-              iterations, exploration, cutoff, max_playout, epsilon, probes, strategies)
+              iterations, exploration, cutoff, max_playout, epsilon, probes, strategies, bias)
 
 
 @njit(cache=True)
 def grow_forest_serial(root, seat, pending, nodes, sizes, work, rngs, masks, child_of, returns, values, joints,
-                       iterations, exploration, cutoff, max_playout, epsilon, probes, strategies):
+                       iterations, exploration, cutoff, max_playout, epsilon, probes, strategies, bias):
     """:func:`grow_forest` in the calling thread, one tree after another."""
     for t in range(nodes.shape[0]):
         _grow(t, root, seat, pending, nodes, sizes, work, rngs, masks, child_of, returns, values, joints,
-              iterations, exploration, cutoff, max_playout, epsilon, probes, strategies)
+              iterations, exploration, cutoff, max_playout, epsilon, probes, strategies, bias)
 
 
 @njit(cache=True)
@@ -504,14 +538,15 @@ class Forest:
             if self.strategies is not None:
                 seed_rng(self.strategies[2][t], derive_seed(np.uint64(seed), t, 1))
 
-    def grow(self, root, seat, pending, iterations, exploration, cutoff, max_playout, epsilon=1.0):
+    def grow(self, root, seat, pending, iterations, exploration, cutoff, max_playout, epsilon=1.0, bias=0.0):
         """``iterations[t]`` more iterations on tree ``t`` (int64[trees]); returns their sum.
-        ``epsilon``: share of random decisions in the playouts (1: all, the plain random playout)."""
+        ``epsilon``: share of random decisions in the playouts (1: all, the plain random playout);
+        ``bias``: how strongly tree nodes favour the playout strategy's action (0: not at all)."""
         self._reserve(int(iterations.max()))
         kernel = grow_forest if self.parallel else grow_forest_serial
         kernel(root, seat, pending, self.nodes, self.sizes, self.work, self.rngs, self.masks, self.child_of,
                self.returns, self.values, self.joints, iterations, exploration, cutoff, max_playout,
-               float(epsilon), self.probes, self.strategies)
+               float(epsilon), self.probes, self.strategies, float(bias))
         return int(iterations.sum())
 
     def root_statistics(self):

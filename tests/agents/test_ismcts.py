@@ -172,6 +172,28 @@ def test_heuristic_playouts_pick_legal_actions_and_repeat_for_a_seed(env_id):
         assert stats[0][0].sum() == 40
 
 
+@pytest.mark.parametrize("env_id", COMPILED_HEURISTIC)
+def test_bias_expands_the_heuristics_move_first(env_id):
+    """With a progressive bias the root's first child is the heuristic's move (at positions where
+    the heuristic agent's choice does not depend on its seed); without one, any legal move."""
+    checked = 0
+    for record, seat, observation, mask, pending in positions(env_id, 12, seed=6):
+        config = {"num_players": int(record["num_players"][0])}
+        choices = set()
+        for seed in range(8):
+            agent = heuristic_for(env_id, seed=seed)
+            agent.reset(seat, env_id, config)
+            choices.add(agent.act(observation, mask))
+        if len(choices) > 1:
+            continue
+        search_agent = ISMCTSAgent(iterations=1, threads=1, seed=2, policy="heuristic", bias=1.0)
+        search_agent.reset(seat, env_id, config)
+        visits, _ = search_agent.search(record, pending)
+        assert np.flatnonzero(visits).tolist() == [choices.pop()]
+        checked += 1
+    assert checked >= 3
+
+
 def test_heuristic_playouts_need_a_compiled_heuristic():
     simultaneous = [e for e in envs.ENV_IDS if e not in COMPILED_HEURISTIC]
     for env_id in simultaneous:
@@ -182,6 +204,8 @@ def test_heuristic_playouts_need_a_compiled_heuristic():
                       strategy_rules=np.zeros(1, np.int64), observation_size=4)
     with pytest.raises(ValueError, match="policy must be one of"):
         ISMCTSAgent(iterations=5, policy="expert")
+    with pytest.raises(ValueError, match="needs policy=heuristic"):
+        ISMCTSAgent(iterations=5, policy="greedy", bias=1.0).reset(0, COMPILED_HEURISTIC[0], {"num_players": 4})
 
 
 def test_default_policy_is_the_games_own_and_an_explicit_one_wins(monkeypatch):
@@ -272,7 +296,7 @@ def test_one_thread_is_one_tree_grown_in_the_calling_thread():
     search.grow_tree(nodes, size, record, 1, np.zeros(0, np.int64), np.zeros(1, game.engine.STATE), rngs[0],
                      np.zeros(2, np.int8), np.full(2, -1, np.int32), np.zeros(2), np.zeros(2, np.float32), None,
                      200, agent.exploration, agent.cutoff, agent.max_playout, agent.epsilon,
-                     np.zeros(1, game.engine.STATE), None)
+                     np.zeros(1, game.engine.STATE), None, 0.0)
     single_visits, single_totals = np.zeros(2, np.int64), np.zeros(2)
     search.root_statistics(nodes[None], single_visits, single_totals)
     np.testing.assert_array_equal(visits, single_visits)
@@ -404,7 +428,7 @@ def test_specs_parse_budgets_and_options():
         "seconds": 0.25, "threads": 1, "cutoff": 30, "exploration": 1.2}
     assert parse_spec("500:cutoff=none") == {"iterations": 500, "cutoff": None}
     assert parse_spec("300:eps=0.2") == {"iterations": 300, "epsilon": 0.2}
-    assert parse_spec("300:policy=heuristic") == {"iterations": 300, "policy": "heuristic"}
+    assert parse_spec("300:policy=heuristic:bias=0.5") == {"iterations": 300, "policy": "heuristic", "bias": 0.5}
     agent = make_agent("ismcts:0.5s:threads=1", "race_v0", seed=0)
     assert (agent.seconds, agent.iterations, agent.threads) == (0.5, None, 1)
     assert make_agent("ismcts", "race_v0").iterations == 1000
@@ -427,6 +451,7 @@ def test_specs_parse_budgets_and_options():
     ("ismcts:100:eps=1.5", "epsilon must be at most 1"),
     ("ismcts:100:depth=3", "key one of"),
     ("ismcts:100:policy=expert", "policy must be one of"),
+    ("ismcts:100:bias=-1", "bias must be >= 0"),
     ("ismcts:100:threads", "key one of"),
 ])
 def test_bad_specs_are_rejected_when_parsed(spec, message):
@@ -459,7 +484,7 @@ for env_id in ("race_v0", "tally_v0"):
         out.append([visits.tolist(), totals.round(6).tolist()])
 # heuristic playouts (a short cut-off keeps plain Python quick)
 for record, seat, observation, mask, pending in choice_positions({heuristic_game!r}, 2, seed=3):
-    agent = ISMCTSAgent(iterations=40, threads=2, seed=1, policy="heuristic", epsilon=0.1, cutoff=8)
+    agent = ISMCTSAgent(iterations=40, threads=2, seed=1, policy="heuristic", epsilon=0.1, cutoff=8, bias=0.5)
     agent.reset(seat, {heuristic_game!r}, {{"num_players": int(record["num_players"][0])}})
     visits, totals = agent.search(record, pending)
     out.append([visits.tolist(), totals.round(5).tolist()])
