@@ -20,8 +20,8 @@ merged at the root (default: numba's thread count; ``threads=1`` searches one tr
 thread). With a fixed ``threads`` the same seed gives the same choices. ``cutoff`` stops each
 random playout after that many decisions and asks the engine's ``playout_value`` for the rest
 (``none``: play to the end; engines without ``playout_value`` always play to the end). Without
-it each game gets its own default, :data:`DEFAULT_CUTOFFS`: whichever mode won more often against
-the heuristics in ``benchmarks/results/search.md``. ``eps`` makes the playouts of a turn-based game
+it each game gets its own default, :data:`DEFAULT_CUTOFFS` (the trials listed there chose each
+game's playouts). ``eps`` makes the playouts of a turn-based game
 epsilon-greedy: each decision is uniformly random with probability ``eps`` and otherwise the legal
 action whose one step scores best for the seat to act by the engine's ``playout_value``
 (``envs.core.search.greedy_action``); ``eps=1`` is the plain random playout. Without it each game
@@ -51,30 +51,35 @@ from .base import Agent
 
 DEFAULT_ITERATIONS = 1000
 DEFAULT_EXPLORATION = 0.7
-#: Playout cut-off per game when the spec gives none: the mode that won more often against the
-#: heuristics in benchmarks/results/search.md (python -m benchmarks.search); other games play to the end.
-#: Measured at 0.05 s a decision: cut-off playouts won 11/77 (Teufel) and 10/42 (Fass) games against
-#: the heuristics where plain ones won 0/88 and 0/40; in Secret Hitler and Volle Socke the two were
-#: within noise (plain kept); Voll auf die 18 had no playout_value then (its team won no game either
-#: way at fixed iterations in stop 35's trials: plain kept).
-#: Volle Socke: cut-off 10 since its greedy playouts (below) need the cut-off to end (plain and cut-off
-#: random playouts were within noise, 0.00-0.03, in stop 35's trials).
-DEFAULT_CUTOFFS = {"teufel_teufel_v0": 10, "volles_fass_voraus_v0": 10, "volle_socke_v0": 10}
-#: Share of uniformly random decisions in the playouts per game when the spec gives none (the rest
-#: are greedy by the engine's playout_value); games not listed play uniformly random playouts.
-#: Measured at 300 iterations a decision, cut-off 10, one ISMCTS seat against heuristics, seats
-#: rotated (benchmarks/results/search_trials.md): Teufel Teufel 0.10 (random playouts) -> 0.29-0.31
-#: (eps 0.3 / 0), fair share ~0.55; Volles Fass voraus 0.13 -> 0.21 (eps 0), fair share 0.25. In
-#: Secret Hitler greedy cut-off playouts did no better than plain ones (0.415 against 0.425 of 200);
-#: Volle Socke 0.03 -> 0.09 (eps 0; -0.61 -> -0.40 mean return), fair share 0.25, but each greedy
-#: playout decision there tries every legal action (5x slower a game).
-DEFAULT_EPSILONS = {"teufel_teufel_v0": 0.0, "volles_fass_voraus_v0": 0.0, "volle_socke_v0": 0.0}
-#: Who plays the playouts' non-random decisions per game when the spec gives none: ``greedy``
-#: (envs.core.search.greedy_action) or ``heuristic`` (the game's compiled heuristic, every seat).
-DEFAULT_POLICIES = {}
+#: The shipped playouts per game (what a spec without these options gets), chosen in trials of one
+#: ISMCTS seat at a fixed number of iterations against heuristic agents in every other seat, seats
+#: rotated (python -m benchmarks.search_trials; fair share in brackets, wins of 60-200 games):
+#:
+#: - Secret Hitler: heuristic playouts to the end, eps 0.1: 0.530 at 300 iterations (0.48), where
+#:   plain random playouts won 0.425 and greedy cut-off ones 0.415.
+#: - Volles Fass voraus: heuristic playouts to the end, eps 0.1: 0.650 at 300 iterations (0.25);
+#:   cut off after 10 decisions they won 0.15, greedy cut-off ones 0.21, random ones 0.13.
+#: - Volle Socke: heuristic playouts, eps 0.1, cut off after 40 decisions: 0.333 at 400 iterations,
+#:   0.438 at 1,000 (0.25); cut off after 15: 0.150; to the end they are 12x slower (~300 it/s).
+#: - Teufel Teufel: heuristic playouts to the end, eps 0.1, progressive bias 4: 0.420 at 300
+#:   iterations (0.58), below its fair share; bias 1: 0.360, no bias 0.310, cut off after 30: 0.380,
+#:   greedy cut-off playouts 0.29-0.31, random ones 0.10.
+#: - Voll auf die 18 has no compiled heuristic (its Python heuristic remembers what it saw): greedy
+#:   playouts from its playout_value are not listed, so it plays plain random playouts to the end.
+#:
+#: Playout cut-off per game (decisions; games not listed play to the end).
+DEFAULT_CUTOFFS = {"volle_socke_v0": 40}
+#: Share of uniformly random decisions in the playouts per game (the rest are played by the policy
+#: below); games not listed play uniformly random playouts.
+DEFAULT_EPSILONS = {"secret_hitler_v0": 0.1, "teufel_teufel_v0": 0.1, "volles_fass_voraus_v0": 0.1,
+                    "volle_socke_v0": 0.1}
+#: Who plays the playouts' non-random decisions per game: ``greedy`` (envs.core.search.greedy_action)
+#: or ``heuristic`` (the game's compiled heuristic, every seat); ``greedy`` where none is listed.
+DEFAULT_POLICIES = {"secret_hitler_v0": "heuristic", "teufel_teufel_v0": "heuristic",
+                    "volles_fass_voraus_v0": "heuristic", "volle_socke_v0": "heuristic"}
 POLICIES = ("greedy", "heuristic")
-#: Progressive bias towards the heuristic's move per game when the spec gives none (policy=heuristic only).
-DEFAULT_BIASES = {}
+#: Progressive bias towards the heuristic's move per game (policy=heuristic only; 0 where none is listed).
+DEFAULT_BIASES = {"teufel_teufel_v0": 4.0}
 GAME_DEFAULT = "game"  # the cutoff argument that asks for the game's entry in DEFAULT_CUTOFFS
 MAX_PLAYOUT = 5000  # decisions: a guard against endless random games
 # A time budget is spent in chunks (one kernel call each, the clock read between them). A chunk

@@ -1,6 +1,7 @@
 """Search benchmark: the numba ISMCTS against the Python-tree search it replaced, then tournaments.
 
     python -m benchmarks.search [--envs id ...] [--seconds 1] [--games 400] [--jobs 2]
+                                [--opponents heuristic random]
                                 [--positions 4] [--old-iterations 50] [--speed-seconds 0.25] [--threads N]
                                 [--skip-speed] [--skip-tournaments] [--minutes M]
     python -m benchmarks.search --render
@@ -152,17 +153,17 @@ def tournament(env_id, specs, games, seed, jobs, max_seconds):
             "minutes": (time.perf_counter() - started) / 60}
 
 
-def tournaments(env_id, seconds, games, seed, jobs, max_seconds):
-    """The shipped search against heuristic and random agents (cooperative game: a team of ISMCTS
-    seats and a team of heuristic seats)."""
+def tournaments(env_id, seconds, games, seed, jobs, max_seconds, opponents=OPPONENTS):
+    """The shipped search against ``opponents`` (heuristic and random agents; cooperative game: a
+    team of ISMCTS seats and a team of heuristic seats)."""
     spec = f"ismcts:{seconds:g}s:threads=1"
     if env_id in COOPERATIVE:
         lineups = {"team of ISMCTS": [spec], "team of heuristic": ["heuristic"]}
     else:
-        lineups = {f"vs {others}": lineup(env_id, spec, others) for others in OPPONENTS}
+        lineups = {f"vs {others}": lineup(env_id, spec, others) for others in opponents}
     out = {}
     for name, specs in lineups.items():
-        out[name] = tournament(env_id, specs, games, seed, jobs, max_seconds)
+        out[name] = tournament(env_id, specs, games, seed, jobs, max_seconds) | {"seconds_per_decision": seconds}
         stats = out[name]
         print(f"{env_id} {name}: {stats['wins']}/{stats['seats']} = {stats['win_rate']:.3f}, fair share "
               f"{stats['fair_share']:.3f}, {stats['minutes']:.1f} min", flush=True)
@@ -180,10 +181,11 @@ def summary(result):
     if "team of ISMCTS" in played:
         row |= {"ismcts_vs_heuristic": played["team of ISMCTS"]["win_rate"],
                 "fair_share": played["team of heuristic"]["win_rate"]}
-    elif "vs heuristic" in played:
+    if "vs heuristic" in played:
         row |= {"ismcts_vs_heuristic": played["vs heuristic"]["win_rate"],
-                "fair_share": played["vs heuristic"]["fair_share"],
-                "ismcts_vs_random": played["vs random"]["win_rate"],
+                "fair_share": played["vs heuristic"]["fair_share"]}
+    if "vs random" in played:
+        row |= {"ismcts_vs_random": played["vs random"]["win_rate"],
                 "fair_share_vs_random": played["vs random"]["fair_share"]}
     return row
 
@@ -239,16 +241,17 @@ def render(saved):
                 fair = "-" if env_id in COOPERATIVE else f"{stats['fair_share']:.3f}"
                 roles = ", ".join(f"{role} {split['win_rate']:.3f} ({split['seats']})"
                                   for role, split in stats.get("by_role", {}).items()) or "-"
-                lines.append(f"| {env_id} | {result['seconds_per_decision']:g} | {name} | {stats['games']} | "
+                seconds = stats.get("seconds_per_decision", result.get("seconds_per_decision"))
+                lines.append(f"| {env_id} | {seconds:g} | {name} | {stats['games']} | "
                              f"{stats['win_rate']:.3f} | [{low:.3f}, {high:.3f}] | {fair} | "
                              f"{stats['mean_return']:+.3f} | {roles} | {stats['minutes']:.1f} |")
         lines.append("")
     lines += ["## Runs", ""]
     for env_id, result in saved.items():
-        for part in ("speed_run", "tournament_run"):
-            run = result.get(part)
+        runs = {"speed": result.get("speed_run")} | result.get("tournament_runs", {})
+        for part, run in runs.items():
             if run:
-                lines.append(f"- {env_id}, {part.split('_')[0]}: `{run['command']}` on {run['machine']}, "
+                lines.append(f"- {env_id}, {part}: `{run['command']}` on {run['machine']}, "
                              f"{run['date']}, {run['minutes']:.1f} minutes, load average {run['load']}.")
     return "\n".join(lines) + "\n"
 
@@ -279,6 +282,8 @@ def parse_arguments(argv):
     parser.add_argument("--threads", type=int, default=numba.get_num_threads(),
                         help="trees/threads of the speed table's parallel column")
     parser.add_argument("--seconds", type=float, default=1.0, help="the tournaments' ISMCTS time a decision")
+    parser.add_argument("--opponents", nargs="+", default=list(OPPONENTS), choices=list(OPPONENTS),
+                        help="the lineups to play (the other lineups' saved results are kept)")
     parser.add_argument("--games", type=int, default=400, help="games a lineup")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes sharing a lineup's games")
     parser.add_argument("--minutes", type=float, default=None, help="no new game of a lineup after this long")
@@ -314,9 +319,12 @@ def main(argv=None):
             save(saved)
         if not args.skip_tournaments:
             started, load_before = time.perf_counter(), os.getloadavg()[0]
-            result["seconds_per_decision"] = args.seconds
-            result["tournaments"] = tournaments(env_id, args.seconds, args.games, args.seed, args.jobs, max_seconds)
-            result["tournament_run"] = _run_info(command, started, load_before)
+            played = tournaments(env_id, args.seconds, args.games, args.seed, args.jobs, max_seconds, args.opponents)
+            result.setdefault("tournaments", {}).update(played)
+            result["seconds_per_decision"] = result["tournaments"].get("vs heuristic", played[next(iter(played))])[
+                "seconds_per_decision"]
+            result.setdefault("tournament_runs", {}).update(
+                {name: _run_info(command, started, load_before) for name in played})
             save(saved)
     print(f"wrote {RESULTS / 'search.md'} and {JSON}")
 
