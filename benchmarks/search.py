@@ -261,6 +261,11 @@ def targets(saved):
     return lines + [""]
 
 
+def _section(title, prose, header, rule):
+    """A page section's first lines: its title, what it shows, and its table's head."""
+    return [f"## {title}", "", prose, "", header, rule]
+
+
 def render(saved):
     """search.md from the saved results of every game."""
     lines = ["# Search: ISMCTS compiled with numba", "",
@@ -268,17 +273,17 @@ def render(saved):
              "figures were measured by the run named under *Runs* below.", ""]
     with_speed = [env_id for env_id, r in saved.items() if "speed" in r]
     if with_speed:
-        lines += [
-            "## Iterations per second", "",
+        lines += _section(
+            "Iterations per second",
             "Old: the Python-tree search it replaced (benchmarks/ismcts_python.py), random playouts to the end "
             "inside numba. New: agents/ismcts.py with *plain* random playouts to the end (the same engine work an "
             "iteration as the old search) and with the game's *shipped* playouts; one tree in the calling thread, "
             "and N trees in parallel threads (root parallelism). Iterations per wall-clock second over the same "
             "positions; the *CPU* speed-up compares iterations per CPU second of the process (one thread each), "
-            "which a busy machine distorts less.", "",
+            "which a busy machine distorts less.",
             "| env | shipped playouts | old it/s | plain, 1 thread | speed-up plain (wall / CPU) | shipped, 1 thread "
             "| shipped, N threads (N) |",
-            "|---|---|---:|---:|---:|---:|---:|"]
+            "|---|---|---:|---:|---:|---:|---:|")
         for env_id in with_speed:
             s = saved[env_id]["speed"]
             rates, n = s["rates"], s["threads"]
@@ -289,15 +294,15 @@ def render(saved):
         lines.append("")
     with_games = [env_id for env_id, r in saved.items() if "tournaments" in r]
     if with_games:
-        lines += [
-            "## Tournaments", "",
+        lines += _section(
+            "Tournaments",
             "The shipped search (`ismcts:<seconds>s:threads=1`) in one seat, the named agents in every other "
             "seat, seats rotated; in the cooperative game a whole team of ISMCTS seats beside a whole team of "
             "heuristic seats. A seat wins when its final return is positive and the highest (team games: every "
             "member of the winning team). *Fair share*: the win rate of an average seat in the same games (all "
-            "wins / all seats); the search beats the field when above it. 95% Wilson intervals.", "",
+            "wins / all seats); the search beats the field when above it. 95% Wilson intervals.",
             "| env | s a decision | lineup | games | win rate | 95% CI | fair share | mean return | by role | minutes |",
-            "|---|---:|---|---:|---:|---|---:|---:|---|---:|"]
+            "|---|---:|---|---:|---:|---|---:|---:|---|---:|")
         for env_id in with_games:
             result = saved[env_id]
             for name, stats in result["tournaments"].items():
