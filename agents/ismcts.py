@@ -122,6 +122,8 @@ class ISMCTSAgent(Agent):
         self.policy_option = policy
         self.bias_option = bias if isinstance(bias, str) and bias == GAME_DEFAULT else _positive(
             bias, "bias", float, allow_zero=True)
+        if policy not in (GAME_DEFAULT, "heuristic") and bias != GAME_DEFAULT and self.bias_option > 0:
+            raise ValueError(_BIAS_NEEDS_HEURISTIC)
         self.threads = numba.get_num_threads() if threads is None else _positive(threads, "threads", int)
         self.max_playout = _positive(max_playout, "max_playout", int)
         self.last_iterations = 0  # iterations spent on the last decision
@@ -129,20 +131,14 @@ class ISMCTSAgent(Agent):
     def reset(self, seat, env_id, config):
         super().reset(seat, env_id, config)
         self.game = envs.game_of(env_id) if isinstance(env_id, str) else env_id
-        self.cutoff = self.cutoff_option  # playout cut-off of this game's searches
-        if self.cutoff == GAME_DEFAULT:
-            self.cutoff = DEFAULT_CUTOFFS.get(self.game.env_id, NO_CUTOFF)
-        self.epsilon = self.epsilon_option  # share of random decisions in this game's playouts
-        if self.epsilon == GAME_DEFAULT:
-            self.epsilon = DEFAULT_EPSILONS.get(self.game.env_id, 1.0)
-        self.policy = self.policy_option  # who plays the playouts' non-random decisions
-        if self.policy == GAME_DEFAULT:
-            self.policy = DEFAULT_POLICIES.get(self.game.env_id, "greedy")
-        self.bias = self.bias_option  # tree nodes' progressive bias towards the heuristic's move
-        if self.bias == GAME_DEFAULT:
-            self.bias = DEFAULT_BIASES.get(self.game.env_id, 0.0) if self.policy == "heuristic" else 0.0
+        env_id = self.game.env_id
+        self.cutoff = _game_default(self.cutoff_option, DEFAULT_CUTOFFS, env_id, NO_CUTOFF)  # playout cut-off
+        self.epsilon = _game_default(self.epsilon_option, DEFAULT_EPSILONS, env_id, 1.0)  # share of random moves
+        self.policy = _game_default(self.policy_option, DEFAULT_POLICIES, env_id, "greedy")  # plays the rest
+        # tree nodes' progressive bias towards the heuristic's move
+        self.bias = _game_default(self.bias_option, DEFAULT_BIASES if self.policy == "heuristic" else {}, env_id, 0.0)
         if self.bias > 0 and self.policy != "heuristic":
-            raise ValueError("ISMCTS bias favours the heuristic's move: it needs policy=heuristic")
+            raise ValueError(_BIAS_NEEDS_HEURISTIC)
         state = self.game.engine.STATE
         if engine_function(state, "determinize") is None:
             raise ValueError(f"{self.game.env_id} has no determinize: ISMCTS cannot search it")
@@ -218,6 +214,14 @@ class ISMCTSAgent(Agent):
 
 
 _NO_PENDING = np.zeros(0, np.int64)
+_BIAS_NEEDS_HEURISTIC = "ISMCTS bias favours the heuristic's move: it needs policy=heuristic"
+
+
+def _game_default(option, defaults, env_id, fallback):
+    """An option as given, or for GAME_DEFAULT the game's entry in ``defaults`` (``fallback`` if none)."""
+    if isinstance(option, str) and option == GAME_DEFAULT:
+        return defaults.get(env_id, fallback)
+    return option
 
 
 def _timed(function, *args):

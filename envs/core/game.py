@@ -52,7 +52,29 @@ OPTIONAL_FUNCTIONS = ("determinize", "check_state", "playout_value")
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 RENDER_MODES = ("human", "ansi", "rgb_array")
 
-_ENGINES = []  # (state dtype, {function name: numba function})
+
+class DtypeRegistry:
+    """Values kept per record dtype: what the generic kernels resolve at compile time from the
+    record they are given (an engine's functions, a playout strategy). Entries are found by dtype
+    equality, so a dtype rebuilt by a module reload finds the entry of the one it equals."""
+
+    def __init__(self):
+        self._entries = []  # (dtype, value)
+
+    def get(self, dtype):
+        """The value registered for ``dtype`` (None if there is none)."""
+        for registered, value in self._entries:
+            if registered == dtype:
+                return value
+        return None
+
+    def put(self, dtype, value):
+        """Register ``value`` for ``dtype``, replacing any value an equal dtype had."""
+        self._entries = [(registered, old) for registered, old in self._entries if registered != dtype]
+        self._entries.append((dtype, value))
+
+
+_ENGINES = DtypeRegistry()  # {function name: numba function} per state dtype
 
 
 class IllegalActionError(ValueError):
@@ -68,12 +90,10 @@ def register_engine(state_dtype, **functions):
     if unknown:
         raise ValueError(f"engine for {state_dtype}: unknown function name(s) {unknown}; "
                          f"valid names are {list(ENGINE_FUNCTIONS)}")
-    for i, (dtype, registered) in enumerate(_ENGINES):
-        if dtype == state_dtype:
-            _warn_if_another_file(state_dtype, registered, functions)
-            _ENGINES[i] = (state_dtype, functions)
-            return
-    _ENGINES.append((state_dtype, functions))
+    registered = _ENGINES.get(state_dtype)
+    if registered is not None:
+        _warn_if_another_file(state_dtype, registered, functions)
+    _ENGINES.put(state_dtype, functions)
 
 
 def _source_file(function):
@@ -97,10 +117,8 @@ def _warn_if_another_file(state_dtype, registered, functions):
 
 def engine_function(dtype, name):
     """The engine function ``name`` registered for records of ``dtype`` (None if there is none)."""
-    for registered, functions in _ENGINES:
-        if registered == dtype:
-            return functions.get(name)
-    return None
+    functions = _ENGINES.get(dtype)
+    return None if functions is None else functions.get(name)
 
 
 # The generic entry points. In numba each resolves at compile time (by the record's dtype) to the

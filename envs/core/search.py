@@ -41,7 +41,7 @@ import numpy as np
 from numba import njit, prange, types
 from numba.extending import overload
 
-from .game import game_determinize, game_has_playout_value, game_observe, game_playout_value
+from .game import DtypeRegistry, game_determinize, game_has_playout_value, game_observe, game_playout_value
 from .kernels import apply_step, fill_mask
 from .rng import RNG, choice, derive_seed, next_u64, randint, seed_rng, uniform
 
@@ -258,7 +258,7 @@ def greedy_action(state, seat, mask, probe, values, rng):
 
 # ---- the game's own strategy as the playout policy ---------------------------------------
 
-_STRATEGIES = []  # (state dtype, choose_rows)
+_STRATEGIES = DtypeRegistry()  # choose_rows per state dtype
 _FIRST_STREAM = np.zeros(1, np.int64)  # choose_rows draws row 0's randomness from rngs[0]
 
 
@@ -268,19 +268,12 @@ def register_playout_strategy(state_dtype, choose_rows):
     rules, rngs, streams, out)``). Kernels given a strategy resolve it at compile time by the
     record's dtype, as the engine's own functions (envs/core/game.py); the numba cache of this
     module is keyed on ``agents/`` too (envs/core/cache.py), where the strategies live."""
-    for i, (dtype, _) in enumerate(_STRATEGIES):
-        if dtype == state_dtype:
-            _STRATEGIES[i] = (state_dtype, choose_rows)
-            return
-    _STRATEGIES.append((state_dtype, choose_rows))
+    _STRATEGIES.put(state_dtype, choose_rows)
 
 
 def playout_strategy(state_dtype):
     """The strategy registered for records of ``state_dtype`` (None if there is none)."""
-    for dtype, choose_rows in _STRATEGIES:
-        if dtype == state_dtype:
-            return choose_rows
-    return None
+    return _STRATEGIES.get(state_dtype)
 
 
 def _strategy_rows(state, obs, masks, rules, rngs, out):

@@ -205,7 +205,9 @@ def test_heuristic_playouts_need_a_compiled_heuristic():
     with pytest.raises(ValueError, match="policy must be one of"):
         ISMCTSAgent(iterations=5, policy="expert")
     with pytest.raises(ValueError, match="needs policy=heuristic"):
-        ISMCTSAgent(iterations=5, policy="greedy", bias=1.0).reset(0, COMPILED_HEURISTIC[0], {"num_players": 4})
+        ISMCTSAgent(iterations=5, policy="greedy", bias=1.0)
+    with pytest.raises(ValueError, match="needs policy=heuristic"):  # the game's own policy is greedy
+        ISMCTSAgent(iterations=5, bias=1.0).reset(0, "voll_auf_die_18_v0", {"num_players": 2})
 
 
 def test_default_policy_is_the_games_own_and_an_explicit_one_wins(monkeypatch):
@@ -452,6 +454,7 @@ def test_specs_parse_budgets_and_options():
     ("ismcts:100:depth=3", "key one of"),
     ("ismcts:100:policy=expert", "policy must be one of"),
     ("ismcts:100:bias=-1", "bias must be >= 0"),
+    ("ismcts:100:policy=greedy:bias=1", "needs policy=heuristic"),
     ("ismcts:100:threads", "key one of"),
 ])
 def test_bad_specs_are_rejected_when_parsed(spec, message):
