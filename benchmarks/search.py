@@ -393,8 +393,9 @@ def main(argv=None):
             result.setdefault("tournaments", {}).update(played)
             result["seconds_per_decision"] = result["tournaments"].get("vs heuristic", played[next(iter(played))])[
                 "seconds_per_decision"]
+            run = _run_info(command, started, load_before)  # minutes: each lineup's own, not the run's
             result.setdefault("tournament_runs", {}).update(
-                {name: _run_info(command, started, load_before) for name in played})
+                {name: {**run, "minutes": stats["minutes"]} for name, stats in played.items()})
             save(saved)
     print(f"wrote {RESULTS / 'search.md'} and {JSON}")
 
