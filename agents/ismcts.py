@@ -61,9 +61,10 @@ DEFAULT_EXPLORATION = 0.7
 #:   cut off after 10 decisions they won 0.15, greedy cut-off ones 0.21, random ones 0.13.
 #: - Volle Socke: heuristic playouts, eps 0.1, cut off after 40 decisions: 0.333 at 400 iterations,
 #:   0.438 at 1,000 (0.25); cut off after 15: 0.150; to the end they are 12x slower (~300 it/s).
-#: - Teufel Teufel: heuristic playouts to the end, eps 0.1, progressive bias 4: 0.420 at 300
-#:   iterations (0.58), below its fair share; bias 1: 0.360, no bias 0.310, cut off after 30: 0.380,
-#:   greedy cut-off playouts 0.29-0.31, random ones 0.10.
+#: - Teufel Teufel: heuristic playouts to the end, eps 0.05, progressive bias 30: 0.630 at 300
+#:   iterations (0.55); with eps 0.1: bias 30 0.620 (0.54), bias 100 0.570 (0.57), bias 10 0.470
+#:   (0.58), bias 4 0.420 (0.58), bias 1 0.360, no bias 0.310; cut off after 30: 0.380, greedy
+#:   cut-off playouts 0.29-0.31, random ones 0.10.
 #: - Voll auf die 18 has no compiled heuristic (its Python heuristic remembers what it saw): greedy
 #:   playouts from its playout_value are not listed, so it plays plain random playouts to the end.
 #:
@@ -71,7 +72,7 @@ DEFAULT_EXPLORATION = 0.7
 DEFAULT_CUTOFFS = {"volle_socke_v0": 40}
 #: Share of uniformly random decisions in the playouts per game (the rest are played by the policy
 #: below); games not listed play uniformly random playouts.
-DEFAULT_EPSILONS = {"secret_hitler_v0": 0.1, "teufel_teufel_v0": 0.1, "volles_fass_voraus_v0": 0.1,
+DEFAULT_EPSILONS = {"secret_hitler_v0": 0.1, "teufel_teufel_v0": 0.05, "volles_fass_voraus_v0": 0.1,
                     "volle_socke_v0": 0.1}
 #: Who plays the playouts' non-random decisions per game: ``greedy`` (envs.core.search.greedy_action)
 #: or ``heuristic`` (the game's compiled heuristic, every seat); ``greedy`` where none is listed.
@@ -79,7 +80,7 @@ DEFAULT_POLICIES = {"secret_hitler_v0": "heuristic", "teufel_teufel_v0": "heuris
                     "volles_fass_voraus_v0": "heuristic", "volle_socke_v0": "heuristic"}
 POLICIES = ("greedy", "heuristic")
 #: Progressive bias towards the heuristic's move per game (policy=heuristic only; 0 where none is listed).
-DEFAULT_BIASES = {"teufel_teufel_v0": 4.0}
+DEFAULT_BIASES = {"teufel_teufel_v0": 30.0}
 GAME_DEFAULT = "game"  # the cutoff argument that asks for the game's entry in DEFAULT_CUTOFFS
 MAX_PLAYOUT = 5000  # decisions: a guard against endless random games
 # A time budget is spent in chunks (one kernel call each, the clock read between them). A chunk

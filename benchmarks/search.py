@@ -1,6 +1,6 @@
 """Search benchmark: the numba ISMCTS against the Python-tree search it replaced, then tournaments.
 
-    python -m benchmarks.search [--envs id ...] [--seconds 1] [--games 400] [--jobs 2]
+    python -m benchmarks.search [--envs id ...] [--seconds 1 | --iterations N] [--games 400] [--jobs 2]
                                 [--opponents heuristic random]
                                 [--positions 4] [--old-iterations 50] [--speed-seconds 0.25] [--threads N]
                                 [--skip-speed] [--skip-tournaments] [--minutes M]
@@ -20,6 +20,9 @@
    are shared out between ``--jobs`` processes (the same games and seatings as one process would
    play: ``training.evaluate``'s ``first_game``), each search one tree in one thread, so ``--jobs``
    should be the core count; with ``--minutes`` no process starts a game after that long.
+   ``--iterations N`` plays ``ismcts:N:threads=1`` instead of a time budget: the same search
+   whatever else loads the machine (a time budget buys fewer iterations on a busy one); its
+   seconds a decision are then what N iterations take at the speed table's one-thread rate.
 
 Results accumulate in ``benchmarks/results/search.json`` (a run of some ``--envs`` keeps the other
 games' results, each with the command, machine, load and date that measured it) and the page
@@ -153,17 +156,20 @@ def tournament(env_id, specs, games, seed, jobs, max_seconds):
             "minutes": (time.perf_counter() - started) / 60}
 
 
-def tournaments(env_id, seconds, games, seed, jobs, max_seconds, opponents=OPPONENTS):
+def tournaments(env_id, budget, games, seed, jobs, max_seconds, opponents=OPPONENTS):
     """The shipped search against ``opponents`` (heuristic and random agents; cooperative game: a
-    team of ISMCTS seats and a team of heuristic seats)."""
-    spec = f"ismcts:{seconds:g}s:threads=1"
+    team of ISMCTS seats and a team of heuristic seats). ``budget``: ``{"seconds_per_decision": s}``
+    (a time budget) or ``{"iterations_per_decision": n, "seconds_per_decision": s}`` (fixed
+    iterations, ``s`` the time they take), kept with each lineup's statistics."""
+    n = budget.get("iterations_per_decision")
+    spec = f"ismcts:{n}:threads=1" if n else f"ismcts:{budget['seconds_per_decision']:g}s:threads=1"
     if env_id in COOPERATIVE:
         lineups = {"team of ISMCTS": [spec], "team of heuristic": ["heuristic"]}
     else:
         lineups = {f"vs {others}": lineup(env_id, spec, others) for others in opponents}
     out = {}
     for name, specs in lineups.items():
-        out[name] = tournament(env_id, specs, games, seed, jobs, max_seconds) | {"seconds_per_decision": seconds}
+        out[name] = tournament(env_id, specs, games, seed, jobs, max_seconds) | budget
         stats = out[name]
         print(f"{env_id} {name}: {stats['wins']}/{stats['seats']} = {stats['win_rate']:.3f}, fair share "
               f"{stats['fair_share']:.3f}, {stats['minutes']:.1f} min", flush=True)
@@ -296,7 +302,9 @@ def render(saved):
     if with_games:
         lines += _section(
             "Tournaments",
-            "The shipped search (`ismcts:<seconds>s:threads=1`) in one seat, the named agents in every other "
+            "The shipped search (`ismcts:<seconds>s:threads=1`, or at a fixed number of iterations "
+            "`ismcts:<n>:threads=1`: its seconds are then what they take at the one-thread rate above) in one "
+            "seat, the named agents in every other "
             "seat, seats rotated; in the cooperative game a whole team of ISMCTS seats beside a whole team of "
             "heuristic seats. A seat wins when its final return is positive and the highest (team games: every "
             "member of the winning team). *Fair share*: the win rate of an average seat in the same games (all "
@@ -310,8 +318,7 @@ def render(saved):
                 fair = "-" if env_id in COOPERATIVE else f"{stats['fair_share']:.3f}"
                 roles = ", ".join(f"{role} {split['win_rate']:.3f} ({split['seats']})"
                                   for role, split in stats.get("by_role", {}).items()) or "-"
-                seconds = stats.get("seconds_per_decision", result.get("seconds_per_decision"))
-                lines.append(f"| {env_id} | {seconds:g} | {name} | {stats['games']} | "
+                lines.append(f"| {env_id} | {_budget(stats, result)} | {name} | {stats['games']} | "
                              f"{stats['win_rate']:.3f} | [{low:.3f}, {high:.3f}] | {fair} | "
                              f"{stats['mean_return']:+.3f} | {roles} | {stats['minutes']:.1f} |")
         lines.append("")
@@ -324,6 +331,25 @@ def render(saved):
                 lines.append(f"- {env_id}, {part}: `{run['command']}` on {run['machine']}, "
                              f"{run['date']}, {run['minutes']:.1f} minutes, load average {run['load']}.")
     return "\n".join(lines) + "\n"
+
+
+def _budget(stats, result):
+    """A lineup's time a decision for the page: its seconds, and its iterations when fixed."""
+    seconds = stats.get("seconds_per_decision", result.get("seconds_per_decision"))
+    iterations = stats.get("iterations_per_decision")
+    return f"{seconds:.2f} ({iterations:,} iterations)" if iterations else f"{seconds:g}"
+
+
+def decision_budget(args, env_id, result):
+    """The tournaments' budget (see :func:`tournaments`): fixed iterations take the time of the
+    speed table's shipped one-thread rate, which a run with ``--iterations`` needs."""
+    if args.iterations is None:
+        return {"seconds_per_decision": args.seconds}
+    rate = result.get("speed", {}).get("rates", {}).get("shipped/1", {}).get("wall")
+    if not rate:
+        raise SystemExit(f"--iterations needs {env_id}'s one-thread rate from the speed table: "
+                         "run without --skip-speed once")
+    return {"iterations_per_decision": args.iterations, "seconds_per_decision": args.iterations / rate}
 
 
 def _run_info(command, started, load_before):
@@ -351,7 +377,10 @@ def parse_arguments(argv):
     parser.add_argument("--speed-seconds", type=float, default=0.25, help="the new search's time a position")
     parser.add_argument("--threads", type=int, default=numba.get_num_threads(),
                         help="trees/threads of the speed table's parallel column")
-    parser.add_argument("--seconds", type=float, default=1.0, help="the tournaments' ISMCTS time a decision")
+    budget = parser.add_mutually_exclusive_group()
+    budget.add_argument("--seconds", type=float, default=1.0, help="the tournaments' ISMCTS time a decision")
+    budget.add_argument("--iterations", type=int, default=None,
+                        help="the tournaments' ISMCTS iterations a decision instead of a time (see above)")
     parser.add_argument("--opponents", nargs="+", default=list(OPPONENTS), choices=list(OPPONENTS),
                         help="the lineups to play (the other lineups' saved results are kept)")
     parser.add_argument("--games", type=int, default=400, help="games a lineup")
@@ -362,8 +391,8 @@ def parse_arguments(argv):
     parser.add_argument("--skip-tournaments", action="store_true")
     parser.add_argument("--render", action="store_true", help="rebuild search.md from search.json only")
     args = parser.parse_args(argv)
-    for name in ("positions", "old_iterations", "threads", "games", "jobs"):
-        if getattr(args, name) < 1:
+    for name in ("positions", "old_iterations", "threads", "games", "jobs", "iterations"):
+        if getattr(args, name) is not None and getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
     if min(args.seconds, args.speed_seconds) <= 0 or (args.minutes is not None and args.minutes <= 0):
         parser.error("--seconds, --speed-seconds and --minutes must be positive")
@@ -389,7 +418,8 @@ def main(argv=None):
             save(saved)
         if not args.skip_tournaments:
             started, load_before = time.perf_counter(), os.getloadavg()[0]
-            played = tournaments(env_id, args.seconds, args.games, args.seed, args.jobs, max_seconds, args.opponents)
+            played = tournaments(env_id, decision_budget(args, env_id, result), args.games, args.seed, args.jobs, max_seconds,
+                                 args.opponents)
             result.setdefault("tournaments", {}).update(played)
             result["seconds_per_decision"] = result["tournaments"].get("vs heuristic", played[next(iter(played))])[
                 "seconds_per_decision"]
