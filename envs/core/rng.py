@@ -89,10 +89,11 @@ def uniform(state):
 @njit(cache=True)
 def randint(state, n):
     """An integer in [0, n), exactly uniform (rejection of the biased tail). ``n`` >= 1."""
-    limit = _TOP53 - (_TOP53 % n)
     r = _next53(state)
-    while r >= limit:
-        r = _next53(state)
+    if r >= _TOP53 - n:  # (below that no draw is in the tail: its bound is worked out only near it)
+        limit = _TOP53 - (_TOP53 % n)
+        while r >= limit:
+            r = _next53(state)
     return r % n
 
 
@@ -115,6 +116,16 @@ def shuffle(state, arr, n):
 CHOICE_BLOCK = 16  # choice skips the mask this many entries at a time
 
 
+@njit(cache=True, inline="always")
+def _count_legal(mask, start, stop):
+    """The non-zero entries of ``mask[start:stop]``. The count is kept in 32 bits: the compiler then
+    adds 8 entries per vector instruction where a 64-bit count takes 4 (and many more widenings)."""
+    count = np.int32(0)
+    for i in range(start, stop):
+        count = np.int32(count + (mask[i] != 0))
+    return count
+
+
 @njit(cache=True)
 def choice(state, mask):
     """Index of a uniformly chosen non-zero entry of ``mask``; -1 when all are zero.
@@ -124,17 +135,13 @@ def choice(state, mask):
     holds it: the same entry as a scan one entry at a time, in a fraction of the time for the long,
     mostly empty masks of the larger action spaces."""
     n = mask.shape[0]
-    count = 0
-    for i in range(n):
-        count += mask[i] != 0
+    count = _count_legal(mask, 0, n)
     if count == 0:
         return -1
-    k = randint(state, count)
+    k = randint(state, int(count))  # (an int: as a numpy int32, plain Python's randint bound would overflow)
     start = 0
     while start + CHOICE_BLOCK <= n:
-        in_block = 0
-        for i in range(start, start + CHOICE_BLOCK):
-            in_block += mask[i] != 0
+        in_block = _count_legal(mask, start, start + CHOICE_BLOCK)
         if k < in_block:
             break
         k -= in_block
