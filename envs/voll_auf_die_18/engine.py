@@ -527,37 +527,44 @@ def subset_readings(kind, colours, values, halves, present, normal, talent):
     the sum, if the rule allows the subset). 0 for a subset with a slot not in ``present``. This
     is the Nazi-independent part of the argument search: masks evaluate it once per seat and then
     filter it per Nazi with bit operations (:func:`cards_accepted`, :func:`fitting_values`)."""
-    codes = (np.int64(0), np.int64(0), np.int64(0), np.int64(0))
-    if kind != D.MARIA and kind != D.KRAPOTKE:
-        codes = (_value_code(colours[0], values[0]), _value_code(colours[1], values[1]),
-                 _value_code(colours[2], values[2]), _value_code(colours[3], values[3]))
+    codes = card_codes(kind, colours, values)
     for s in range(NUM_SUBSETS):
-        subset = SUBSETS[s]
         normal[s] = 0
         talent[s] = 0
-        if subset & present != subset:
-            continue
-        if kind == D.MARIA:
-            normal[s], talent[s] = maria_readings(halves, values, subset)
-            continue
-        if kind != D.KRAPOTKE:  # the rule from the cards' packed counts (as card_options reads it)
-            code = ((codes[0] if subset & 1 else 0) + (codes[1] if subset & 2 else 0)
-                    + (codes[2] if subset & 4 else 0) + (codes[3] if subset & 8 else 0))
-            status = code_status(kind, code, SUBSET_SIZE[s])
-            value_bit = np.int64(1) << (code >> CODE_SUM)  # (selects, not branches: status varies)
-            normal[s] = value_bit if status == 0 else np.int64(0)
-            talent[s] = value_bit if status == 1 else np.int64(0)
-            continue
-        status = rule_status(kind, colours, values, subset)
-        if status < 2:
-            total = 0
-            for i in range(4):
-                if subset >> i & 1:
-                    total += values[i]
-            if status == 0:
-                normal[s] = np.int64(1) << total
-            else:
-                talent[s] = np.int64(1) << total
+        if SUBSETS[s] & present == SUBSETS[s]:
+            normal[s], talent[s] = subset_reading(kind, colours, values, halves, codes, s)
+
+
+@njit(cache=True, inline="always")
+def card_codes(kind, colours, values):
+    """The 4 cards' packed counts (CARD_CODE) for a character whose rule reads them (not Maria, not
+    Krapotke: zeros)."""
+    if kind == D.MARIA or kind == D.KRAPOTKE:
+        return np.int64(0), np.int64(0), np.int64(0), np.int64(0)
+    return (_value_code(colours[0], values[0]), _value_code(colours[1], values[1]),
+            _value_code(colours[2], values[2]), _value_code(colours[3], values[3]))
+
+
+@njit(cache=True, inline="always")
+def subset_reading(kind, colours, values, halves, codes, s):
+    """(normal, talent) readings of the cards of subset ``SUBSETS[s]`` (see :func:`subset_readings`);
+    ``codes``: :func:`card_codes` of the 4 cards."""
+    subset = SUBSETS[s]
+    if kind == D.MARIA:
+        return maria_readings(halves, values, subset)
+    if kind != D.KRAPOTKE:  # the rule from the cards' packed counts (as card_options reads it)
+        code = ((codes[0] if subset & 1 else 0) + (codes[1] if subset & 2 else 0)
+                + (codes[2] if subset & 4 else 0) + (codes[3] if subset & 8 else 0))
+        status = code_status(kind, code, SUBSET_SIZE[s])
+        value_bit = np.int64(1) << (code >> CODE_SUM)  # (selects, not branches: status varies)
+        return (value_bit if status == 0 else np.int64(0)), (value_bit if status == 1 else np.int64(0))
+    status = rule_status(kind, colours, values, subset)
+    total = 0
+    for i in range(4):
+        if subset >> i & 1:
+            total += values[i]
+    value_bit = np.int64(1) << total
+    return (value_bit if status == 0 else np.int64(0)), (value_bit if status == 1 else np.int64(0))
 
 
 @njit(cache=True, inline="always")
@@ -2056,19 +2063,51 @@ def _seat_cards(state, seat, viewer, colours, values, halves, usable):
             usable[i] = 0
 
 
+@njit(cache=True, inline="always")
+def _seat_card_tuples(state, seat):
+    """:func:`_seat_cards` for a viewer who knows every front, as four 4-tuples (colours, values,
+    halves, usable): the masks and the step read a seat's cards without scratch arrays."""
+    if state.character[seat] == D.KRAPOTKE:
+        a, b, c, d = _die(state, 0), _die(state, 1), _die(state, 2), _die(state, 3)
+    else:
+        a, b, c = _hand_card(state.hand[seat, 0]), _hand_card(state.hand[seat, 1]), _hand_card(state.hand[seat, 2])
+        d = _hand_card(state.hand[seat, 3])
+    return (a[0], b[0], c[0], d[0]), (a[1], b[1], c[1], d[1]), (a[2], b[2], c[2], d[2]), (a[3], b[3], c[3], d[3])
+
+
+@njit(cache=True, inline="always")
+def _hand_card(card):
+    """(colour, value, half digit, usable) of a hand slot holding ``card``: zeros unless an Argument."""
+    if card >= 0 and card < NUM_ARG:
+        return CARD_COLOUR[card], CARD_VALUE[card], CARD_HALF[card], np.int64(1)
+    return np.int64(0), np.int64(0), np.int64(0), np.int64(0)
+
+
+@njit(cache=True, inline="always")
+def _die(state, k):
+    """(colour, value, half digit, usable) of Krapotke's die ``k``: free and not a 6 to be used."""
+    value = np.int64(state.die_value[k])
+    return np.int64(k), value, np.int64(0), np.int64(state.die_status[k] == DIE_FREE and value != 6)
+
+
 @njit(cache=True)
 def fitting_values(state, nazi, is_maria):
-    """The values (bitmask, bit v: value v >= 1) a new contribution may have at ``nazi`` now: the
-    pool's smallest reading stays below the IQ (no overshoot), or hits it exactly when the team
-    rules would then hold (:func:`_team_may_complete`). Maria's reading replaces the pool's open one."""
-    room = NAZI_IQ[nazi] - state.pool_fixed[nazi]
+    """The values (bitmask, bit v: value v >= 1) a new contribution may have at ``nazi`` now: 1 up
+    to :func:`room_at`."""
+    return (np.int64(2) << room_at(state, nazi, is_maria)) - 2
+
+
+@njit(cache=True)
+def room_at(state, nazi, is_maria):
+    """The highest value a new contribution may have at ``nazi`` now (0: none): the pool's smallest
+    reading stays below the IQ (no overshoot), or hits it exactly when the team rules would then
+    hold (:func:`_team_may_complete`). Maria's reading replaces the pool's open one."""
+    most = NAZI_IQ[nazi] - state.pool_fixed[nazi]
     if not is_maria and state.pool_readings[nazi] != 0:
-        room -= _lowest_bit(state.pool_readings[nazi])
+        most -= _lowest_bit(state.pool_readings[nazi])
     if not _team_may_complete(state, nazi):
-        room -= 1
-    if room < 1:
-        return np.int64(0)
-    return ((np.int64(1) << (room + 1)) - 1) & ~np.int64(1)
+        most -= 1
+    return max(most, 0)
 
 
 @njit(cache=True)
@@ -2089,32 +2128,67 @@ def _lowest_bit(bits):
 
 
 @njit(cache=True, inline="always")
-def _fill_argue_mask(state, seat, slot, nazi, mask, normal, talent, accepted, unknown, arguments):
-    """The argue actions at ``nazi`` (in ``slot``): the subsets of the seat's cards the Nazi
-    ``accepted`` whose readings (``normal``, ``talent`` while her talent is ready) fit the pool,
-    and any 2-4 of her ``arguments`` with a card whose front she does not know among them
-    (``unknown`` slots): she cannot see what she lays, so the rules are checked when it is laid."""
-    base = A_ARGUE + slot * NUM_SUBSETS
-    room = fitting_values(state, nazi, state.character[seat] == D.MARIA)
-    talent_ok = np.int64(-1) if state.talent_ready[seat] else np.int64(0)  # (all bits or none)
-    for s in range(NUM_SUBSETS):  # (without branches: the conditions vary from subset to subset)
-        subset = SUBSETS[s]
-        blind = (subset & unknown) != 0
-        laid_blind = blind & ((subset & arguments) == subset)
-        fits = ((subset & accepted) == subset) & (((normal[s] | (talent[s] & talent_ok)) & room) != 0)
-        mask[base + s] = laid_blind | (fits & (not blind))  # (the row was cleared: a 0 changes nothing)
-
-
-@njit(cache=True, inline="always")
-def _fill_other_masks(state, seat, mask, bib_low, bib_high, held, unknown):
-    """Every action but arguing (``held``: the cards the seat holds, in hand and laid in pools;
-    ``bib_low``/``bib_high``: the Bib's cards, :func:`_bib_word`)."""
-    num = int(state.num_players)
-    mask[A_WAIT] = 1
+def _fill_argue_part(state, seat, mask):
+    """The argue and withdraw entries of an idle seat (into a cleared row). A subset's readings
+    depend on its cards alone (:func:`subset_reading`): each subset is read once and then filtered
+    for every slot she may argue at with bit operations (:func:`_slot_filters`). Any 2-4 of her
+    Arguments with a card whose front she does not know among them may be laid too (she cannot see
+    what she lays: the rules are checked when it is laid)."""
     for slot in range(NUM_SLOTS):
         nazi = nazi_in_slot(state, slot)
         if nazi >= 0 and state.contrib[nazi, seat]:
             mask[A_WITHDRAW + slot] = 1
+    kind = state.character[seat]
+    colours, values, halves, usable = _seat_card_tuples(state, seat)
+    filters = _slot_filters(state, seat, colours, values, usable, kind == D.MARIA)
+    if filters == 0:  # (no Nazi she may argue at)
+        return
+    present = usable[0] | usable[1] << 1 | usable[2] << 2 | usable[3] << 3
+    arguments = 0  # the hand slots holding an Argument
+    for i in range(HAND):
+        card = state.hand[seat, i]
+        arguments |= int(card >= 0 and card < NUM_ARG) << i
+    unknown = unknown_slots(state, seat)
+    codes = card_codes(kind, colours, values)
+    talent_ok = np.int64(-1) if state.talent_ready[seat] else np.int64(0)  # (all bits or none)
+    for s in range(NUM_SUBSETS):  # (without branches past the reading: the conditions vary)
+        subset = SUBSETS[s]
+        normal, talent = (subset_reading(kind, colours, values, halves, codes, s) if subset & present == subset
+                          else (np.int64(0), np.int64(0)))
+        readings = normal | (talent & talent_ok)
+        blind = (subset & unknown) != 0
+        laid_blind = blind & ((subset & arguments) == subset)
+        for slot in range(NUM_SLOTS):
+            f = filters >> (SLOT_FILTER_BITS * slot)
+            if f & SLOT_OPEN:
+                fits = ((subset & f & 15) == subset) & ((readings & ((np.int64(2) << (f >> 4 & 31)) - 2)) != 0)
+                mask[A_ARGUE + slot * NUM_SUBSETS + s] = laid_blind | (fits & (not blind))
+
+
+SLOT_FILTER_BITS, SLOT_OPEN = 10, 512
+
+
+@njit(cache=True, inline="always")
+def _slot_filters(state, seat, colours, values, usable, is_maria):
+    """Where the seat may argue, SLOT_FILTER_BITS a slot (0: the top of the stack, 1-4: spaces):
+    bit 9 the slot holds a Nazi she has not contributed to, bits 4-8 its :func:`room_at`, bits 0-3
+    the hand slots it accepts (:func:`cards_accepted`); 0 for the other slots."""
+    filters = np.int64(0)
+    for slot in range(NUM_SLOTS):
+        nazi = nazi_in_slot(state, slot)
+        if nazi >= 0 and not state.contrib[nazi, seat]:
+            allowed, banned, _ = nazi_rules(state, nazi)
+            accepted = cards_accepted(colours, values, usable, allowed, banned)
+            filters |= (SLOT_OPEN | room_at(state, nazi, is_maria) << 4 | accepted) << (SLOT_FILTER_BITS * slot)
+    return filters
+
+
+@njit(cache=True, inline="always")
+def _fill_other_masks(state, seat, mask, bib_low, bib_high, held, unknown):
+    """Every action but arguing and withdrawing (``held``: the cards the seat holds, in hand and
+    laid in pools; ``bib_low``/``bib_high``: the Bib's cards, :func:`_bib_word`)."""
+    num = int(state.num_players)
+    mask[A_WAIT] = 1
     if has_hand(state, seat):
         for rel in range(1, num):
             other = (seat + rel) % num
@@ -2227,6 +2301,8 @@ def expansion_source(state, seat, target):
 def _fill_expand_mask(state, seat, mask, unknown):
     """Expansions whose conditions the seat meets; a combo also whenever she holds a card whose
     front she does not know (she cannot tell; the condition is checked when she expands)."""
+    if not (state.labels & D.L_EXPANSION):  # (no expansions in this chapter: every source is -1)
+        return
     for target in range(2 * MAX_PLAYERS):
         card = expansion_source(state, seat, target)
         if card < 0:
@@ -2279,12 +2355,6 @@ def _timed_kind(action, card):
     return T_TELL
 
 
-# Columns of refresh's scratch row for one seat: its cards (Krapotke: dice) and their readings.
-S_COLOURS, S_VALUES, S_HALVES, S_USABLE, S_NORMAL = 0, 4, 8, 12, 16
-S_TALENT = S_NORMAL + NUM_SUBSETS
-SEAT_ROW = S_TALENT + NUM_SUBSETS
-
-
 # Sets of Arguments as bits of two words (ids 0-49 and 50-98): 50 bits a word keep the arithmetic on
 # positive int64, the same compiled and as plain Python.
 CARD_WORD = 50
@@ -2326,23 +2396,22 @@ ALL_SEATS = (1 << MAX_PLAYERS) - 1
 
 @njit(cache=True)
 def refresh(state):
-    """Recompute what the record caches: every seat's legal mask (:func:`_refresh_seat`)."""
+    """Recompute what the record caches: every seat's legal mask (:func:`refresh_seats`)."""
     refresh_seats(state, ALL_SEATS)
 
 
 @njit(cache=True)
 def refresh_seats(state, seats):
-    """Recompute the legal masks of ``seats`` (bits) only; the others' stay as cached. Small
-    scratch arrays: allocations of at most ~1 kB are the allocator's cheap ones."""
+    """Recompute the legal masks of ``seats`` (bits) only; the others' stay as cached. No scratch
+    arrays: a seat's cards and readings are tuples and words (an allocation, and the views of a
+    scratch row, cost more than the work they held)."""
     num = int(state.num_players)
-    for seat in range(num):  # (rows of absent seats are never written)
-        if seats >> seat & 1:
-            state.mask[seat, :] = 0
-    if state.terminal:
-        return
     idle = 0  # the seats not busy (bits): only they get more than "wait"
-    for seat in range(num):
+    for seat in range(num):  # (rows of absent seats are never written)
         if not seats >> seat & 1:
+            continue
+        _clear_row(state, seat)
+        if state.terminal:
             continue
         if is_busy(state, seat):
             state.mask[seat, A_WAIT] = 1
@@ -2356,39 +2425,21 @@ def refresh_seats(state, seats):
     pooled = np.int64(0)
     for card in range(NUM_ARG):
         pooled += _pooled_bit(state.card_loc[card], state.card_seat[card])
-    row = np.empty(SEAT_ROW, np.int64)
     for seat in range(num):
         if idle >> seat & 1:
-            _refresh_seat(state, seat, row, bib_low, bib_high, pooled >> (8 * seat) & 0xFF)
+            mask = state.mask[seat]
+            held = pooled >> (8 * seat) & 0xFF
+            for i in range(HAND):
+                held += state.hand[seat, i] >= 0
+            _fill_other_masks(state, seat, mask, bib_low, bib_high, held, unknown_slots(state, seat))
+            _fill_argue_part(state, seat, mask)
 
 
 @njit(cache=True, inline="always")
-def _refresh_seat(state, seat, row, bib_low, bib_high, pooled):
-    """An idle seat's mask. Its cards are evaluated once (:func:`subset_readings`, into ``row``); each
-    face-up Nazi then only filters that table with bit operations. ``pooled``: the cards it laid."""
-    colours, values, halves = row[S_COLOURS:S_COLOURS + 4], row[S_VALUES:S_VALUES + 4], row[S_HALVES:S_HALVES + 4]
-    usable = row[S_USABLE:S_USABLE + 4]
-    normal, talent = row[S_NORMAL:S_NORMAL + NUM_SUBSETS], row[S_TALENT:S_TALENT + NUM_SUBSETS]
-    mask = state.mask[seat]
-    held, arguments = pooled, 0
-    for i in range(HAND):
-        card = state.hand[seat, i]
-        held += card >= 0
-        if card >= 0 and card < NUM_ARG:
-            arguments |= 1 << i
-    _seat_cards(state, seat, -1, colours, values, halves, usable)
-    unknown = unknown_slots(state, seat)
-    _fill_other_masks(state, seat, mask, bib_low, bib_high, held, unknown)
-    present = 0
-    for i in range(4):
-        present |= int(usable[i]) << i
-    subset_readings(state.character[seat], colours, values, halves, present, normal, talent)
-    for slot in range(NUM_SLOTS):
-        nazi = nazi_in_slot(state, slot)
-        if nazi >= 0 and not state.contrib[nazi, seat]:
-            allowed, banned, _ = nazi_rules(state, nazi)
-            accepted = cards_accepted(colours, values, usable, allowed, banned)
-            _fill_argue_mask(state, seat, slot, nazi, mask, normal, talent, accepted, unknown, arguments)
+def _clear_row(state, seat):
+    """Zero ``seat``'s mask (a loop, not a slice: no array view to count references of)."""
+    for a in range(NUM_ACTIONS):
+        state.mask[seat, a] = 0
 
 
 # Existence tables: whether a team can convince a Nazi depends only on the set of values each seat
@@ -2820,11 +2871,7 @@ def legal_mask(state, seat, mask):
 def step(state, actions):
     num = int(state.num_players)
     state.reward[:] = 0.0
-    # One small allocation: the cards already moved by an earlier action this step, and the card
-    # each seat's expansion intends.
-    work = np.empty(NUM_CARDS + MAX_PLAYERS, np.int64)
-    touched = work[:NUM_CARDS]
-    touched[:] = 0
+    moved = (np.int64(0), np.int64(0))  # the cards an earlier action of this step moved (_moved)
     first = state.moment % num
     stacked = _stack_cards(state)
     busy_before = _busy_seats(state)
@@ -2842,32 +2889,32 @@ def step(state, actions):
             for k in range(D.NUM_DICE):
                 _roll(state, k)
     # Expansions refer to the card each seat saw; a group task needs every seat on the same card.
-    intended = work[NUM_CARDS:NUM_CARDS + num]
+    intended = np.int64(0)  # (each seat's card + 1, 8 bits a seat: _intended)
     for seat in range(num):
-        intended[seat] = -1
         if A_EXPAND <= actions[seat] < A_ROLL:
-            intended[seat] = expansion_source(state, seat, actions[seat] - A_EXPAND)
-    group_card = intended[0]
+            intended |= (int(expansion_source(state, seat, actions[seat] - A_EXPAND)) + 1) << (8 * seat)
+    group_card = _intended(intended, 0)
     for seat in range(num):
-        if intended[seat] != group_card:
+        if _intended(intended, seat) != group_card:
             group_card = -1
     if group_card >= 0 and BACK_COND_KIND[CARD_BACK[group_card]] == D.COND_GROUP_TASK:
-        _expand(state, 0, actions[0] - A_EXPAND, touched, group_card)
+        moved = _expand(state, 0, actions[0] - A_EXPAND, moved, group_card)
     # Then the rest in the rotating seat order.
     for i in range(num):
         seat = _seat_after(first, i, num)
         a = actions[seat]
         if A_ARGUE <= a < A_WITHDRAW:
-            _argue(state, seat, (a - A_ARGUE) // NUM_SUBSETS, SUBSETS[(a - A_ARGUE) % NUM_SUBSETS], touched)
+            moved = _argue(state, seat, (a - A_ARGUE) // NUM_SUBSETS, SUBSETS[(a - A_ARGUE) % NUM_SUBSETS], moved)
         elif A_OFFER <= a < A_ACCEPT:
             _offer(state, seat, 1 + (a - A_OFFER) // HAND, (a - A_OFFER) % HAND)
         elif A_ACCEPT <= a < A_BIB:
-            _accept(state, seat, 1 + (a - A_ACCEPT) // HAND, (a - A_ACCEPT) % HAND, touched)
+            moved = _accept(state, seat, 1 + (a - A_ACCEPT) // HAND, (a - A_ACCEPT) % HAND, moved)
         elif A_BIB <= a < A_EXPAND:
-            _bib_swap(state, seat, (a - A_BIB) // NUM_ARG, (a - A_BIB) % NUM_ARG, touched)
-        elif A_EXPAND <= a < A_ROLL and intended[seat] >= 0:
-            if BACK_COND_KIND[CARD_BACK[intended[seat]]] != D.COND_GROUP_TASK:
-                _expand(state, seat, a - A_EXPAND, touched, intended[seat])
+            moved = _bib_swap(state, seat, (a - A_BIB) // NUM_ARG, (a - A_BIB) % NUM_ARG, moved)
+        elif A_EXPAND <= a < A_ROLL and _intended(intended, seat) >= 0:
+            card = _intended(intended, seat)
+            if BACK_COND_KIND[CARD_BACK[card]] != D.COND_GROUP_TASK:
+                moved = _expand(state, seat, a - A_EXPAND, moved, card)
     convinced = _resolve_pools(state)
     emergency = False
     for seat in range(num):
@@ -2883,7 +2930,7 @@ def step(state, actions):
             state.reward[seat] += convinced / D.NUM_NAZIS
     for seat in range(num):  # what each action takes at the table (everyone takes part in the redraw)
         if actions[seat] != A_WAIT:
-            state.busy_until[seat] = state.clock + action_seconds(state, actions[seat], intended[seat])
+            state.busy_until[seat] = state.clock + action_seconds(state, actions[seat], _intended(intended, seat))
         if emergency:
             state.busy_until[seat] = max(state.busy_until[seat], state.clock + action_seconds(state, A_EMERGENCY, -1))
     state.moment += 1
@@ -2894,6 +2941,32 @@ def step(state, actions):
     quiet = (not _anyone_acted(actions, num) and not state.terminal and state.nazi_stack_len == nazis_stacked
              and state.next_swap == next_swap and _stack_cards(state) == stacked)
     refresh_seats(state, busy_before & ~_busy_seats(state) if quiet else ALL_SEATS)
+
+
+@njit(cache=True, inline="always")
+def _intended(intended, seat):
+    """The card ``seat``'s expansion refers to (-1: none), from step's 8 bits a seat."""
+    return (intended >> (8 * seat) & 0xFF) - 1
+
+
+# The cards an earlier action of the step moved (a later action on one of them has no effect), as
+# bits of two words: cards 0-49 and 50-100.
+
+
+@njit(cache=True, inline="always")
+def _moved(moved, card):
+    """Whether ``card`` is in ``moved``."""
+    card = int(card)
+    return ((moved[0] >> card if card < CARD_WORD else moved[1] >> (card - CARD_WORD)) & 1) != 0
+
+
+@njit(cache=True, inline="always")
+def _move(moved, card):
+    """``moved`` with ``card`` in it."""
+    card = int(card)
+    if card < CARD_WORD:
+        return moved[0] | np.int64(1) << card, moved[1]
+    return moved[0], moved[1] | np.int64(1) << (card - CARD_WORD)
 
 
 @njit(cache=True)
@@ -2947,35 +3020,36 @@ def _withdraw(state, seat, nazi):
 
 
 @njit(cache=True)
-def _argue(state, seat, slot, subset, touched):
+def _argue(state, seat, slot, subset, moved):
     """Lay the cards (dice) of ``subset`` at the Nazi in ``slot``; no effect if it is not a valid
-    argumentation there any more (cards moved this step, rules broken, the pool would overshoot)."""
+    argumentation there any more (cards moved this step, rules broken, the pool would overshoot).
+    Returns ``moved`` with the cards laid."""
     nazi = nazi_in_slot(state, slot)
     if nazi < 0 or state.contrib[nazi, seat]:
-        return
-    krapotke = state.character[seat] == D.KRAPOTKE
+        return moved
+    kind = state.character[seat]
+    krapotke = kind == D.KRAPOTKE
     if not krapotke:
         for i in range(HAND):
             if subset >> i & 1:
                 card = state.hand[seat, i]
-                if card < 0 or card >= NUM_ARG or touched[card]:
-                    return
-    work = np.empty((6, NUM_SUBSETS), np.int64)  # the seat's colours, values, halves, usable (4 each); readings
-    colours, values, halves, usable, normal, talent = work[0], work[1], work[2], work[3], work[4], work[5]
-    _seat_cards(state, seat, -1, colours, values, halves, usable)
+                if card < 0 or card >= NUM_ARG or _moved(moved, card):
+                    return moved
+    colours, values, halves, usable = _seat_card_tuples(state, seat)
     allowed, banned, _ = nazi_rules(state, nazi)
     if subset & cards_accepted(colours, values, usable, allowed, banned) != subset:
-        return
-    subset_readings(state.character[seat], colours, values, halves, subset, normal, talent)
-    is_maria = state.character[seat] == D.MARIA
-    room = fitting_values(state, nazi, is_maria)
-    readings = normal[SUBSET_INDEX[subset]] & room
+        return moved
+    normal, talent = subset_reading(kind, colours, values, halves, card_codes(kind, colours, values),
+                                    SUBSET_INDEX[subset])
+    is_maria = kind == D.MARIA
+    fitting = fitting_values(state, nazi, is_maria)
+    readings = normal & fitting
     uses_talent = 0
     if readings == 0 and state.talent_ready[seat]:
-        readings = talent[SUBSET_INDEX[subset]] & room
+        readings = talent & fitting
         uses_talent = 1
     if readings == 0:
-        return
+        return moved
     for i in range(4):
         if subset >> i & 1:
             if krapotke:
@@ -2987,7 +3061,7 @@ def _argue(state, seat, slot, subset, touched):
                 state.hand_known[seat, i] = 0
                 state.card_loc[card] = LOC_POOL
                 state.card_nazi[card] = nazi
-                touched[card] = 1
+                moved = _move(moved, card)
     state.contrib[nazi, seat] = 1
     state.contrib_talent[nazi, seat] = uses_talent
     if uses_talent:
@@ -3000,6 +3074,7 @@ def _argue(state, seat, slot, subset, touched):
         value = _lowest_bit(readings)
         state.pool_fixed[nazi] += value
         state.contrib_value[nazi, seat] = value
+    return moved
 
 
 @njit(cache=True)
@@ -3012,66 +3087,67 @@ def _offer(state, seat, rel, i):
 
 
 @njit(cache=True)
-def _accept(state, seat, rel, i, touched):
-    """Take the card ``rel`` offers and give my slot ``i`` for it (1:1 swap)."""
+def _accept(state, seat, rel, i, moved):
+    """Take the card ``rel`` offers and give my slot ``i`` for it (1:1 swap); returns ``moved``
+    with both cards."""
     other = (seat + rel) % int(state.num_players)
     theirs = state.offer_card[other]
     mine = state.hand[seat, i]
-    if state.offer_to[other] != seat or theirs < 0 or mine < 0 or touched[theirs] or touched[mine]:
-        return
+    if state.offer_to[other] != seat or theirs < 0 or mine < 0 or _moved(moved, theirs) or _moved(moved, mine):
+        return moved
     if state.card_loc[theirs] != LOC_HAND or state.card_seat[theirs] != other:
-        return
+        return moved
     for j in range(HAND):
         if state.hand[other, j] == theirs:  # the offerer knows my card if she could see it in my hand
             _set_slot(state, other, j, mine, knows_front(state, other, seat, i))
     _set_slot(state, seat, i, theirs, 1)    # an offered card's front is shown to its receiver
-    touched[theirs] = 1
-    touched[mine] = 1
     state.offer_to[other] = -1
     state.offer_card[other] = -1
+    return _move(_move(moved, theirs), mine)
 
 
 @njit(cache=True)
-def _bib_swap(state, seat, i, card, touched):
+def _bib_swap(state, seat, i, card, moved):
     """Swap hand slot ``i`` for Bib ``card`` (same colour or same value), or take it into an empty
-    slot when hand cards may be drawn from the Bib."""
-    if state.card_loc[card] != LOC_BIB or touched[card]:
-        return
+    slot when hand cards may be drawn from the Bib; returns ``moved`` with the cards it moved."""
+    if state.card_loc[card] != LOC_BIB or _moved(moved, card):
+        return moved
     mine = state.hand[seat, i]
     if mine < 0:
         if not (may_draw_from_bib(state) and cards_held(state, seat) < HAND):
-            return
+            return moved
     else:
-        if mine >= NUM_ARG or touched[mine]:
-            return
+        if mine >= NUM_ARG or _moved(moved, mine):
+            return moved
         if CARD_COLOUR[card] != CARD_COLOUR[mine] and CARD_VALUE[card] != CARD_VALUE[mine]:
-            return  # (a blind seat tried a swap the Bib does not allow)
+            return moved  # (a blind seat tried a swap the Bib does not allow)
         _to_bib(state, mine, False)
-        touched[mine] = 1
+        moved = _move(moved, mine)
     _from_bib(state, card)
     _set_slot(state, seat, i, card, 1)  # the Bib lies open
-    touched[card] = 1
+    return _move(moved, card)
 
 
 @njit(cache=True)
-def _expand(state, seat, target, touched, intended):
+def _expand(state, seat, target, moved, intended):
     """Place the card of ``target`` face up into the Bib if it is still the ``intended`` card and
-    its back's condition is met (group tasks: the caller checked every seat chose it)."""
+    its back's condition is met (group tasks: the caller checked every seat chose it); returns
+    ``moved`` with it."""
     card = expansion_source(state, seat, target)
-    if card < 0 or card != intended or touched[card]:
-        return
+    if card < 0 or card != intended or _moved(moved, card):
+        return moved
     if not _condition_met(state, seat, card):
-        return
-    touched[card] = 1
+        return moved
     if target < D.RUN_OUT_STACKS:
         _pop_stack(state, target)
         _to_bib(state, card, False)
-        return
+        return _move(moved, card)
     owner = (seat + target - D.RUN_OUT_STACKS) % int(state.num_players)
     state.talent_len[owner] -= 1
     state.talent[owner, state.talent_len[owner]] = -1
     state.talent_ready[owner] = 1
     _to_bib(state, card, True)
+    return _move(moved, card)
 
 
 @njit(cache=True)

@@ -434,7 +434,7 @@ def test_the_argue_mask_is_exactly_what_laying_accepts(chapter):
                         assert not r["mask"][seat, action]
                         continue
                     trial = np.array([r])
-                    E._argue(trial[0], seat, slot, E.SUBSETS[s], np.zeros(E.NUM_CARDS, np.int8))
+                    E._argue(trial[0], seat, slot, E.SUBSETS[s], (0, 0))  # (no card moved yet this step)
                     laid = trial[0]["pool_count"][nazi] > r["pool_count"][nazi]
                     assert laid == bool(r["mask"][seat, action]), (seat, action)
                     checked += 1
