@@ -2186,7 +2186,7 @@ def _slot_filters(state, seat, colours, values, usable, is_maria):
 @njit(cache=True, inline="always")
 def _fill_other_masks(state, seat, mask, bib_low, bib_high, held, unknown):
     """Every action but arguing and withdrawing (``held``: the cards the seat holds, in hand and
-    laid in pools; ``bib_low``/``bib_high``: the Bib's cards, :func:`_bib_word`)."""
+    laid in pools; ``bib_low``/``bib_high``: the Bib's cards, :func:`_card_word`)."""
     num = int(state.num_players)
     mask[A_WAIT] = 1
     if has_hand(state, seat):
@@ -2231,7 +2231,7 @@ def may_tell(state, target):
 def _fill_bib_mask(state, seat, mask, unknown, bib_low, bib_high, owed):
     """Bib swaps (same colour or value; for a card whose front she does not know, any: the Bib
     checks) and, into an empty slot, draws (when ``owed``: the seat holds fewer than 4 and hand
-    cards may come from the Bib). The Bib's cards come as bits (:func:`_bib_word`); a card's
+    cards may come from the Bib). The Bib's cards come as bits (:func:`_card_word`); a card's
     partners are those bits ANDed with the cards of its colour or value (COLOUR_CARDS,
     VALUE_CARDS), so only the legal entries are visited."""
     for i in range(HAND):
@@ -2246,16 +2246,16 @@ def _fill_bib_mask(state, seat, mask, unknown, bib_low, bib_high, owed):
             low &= COLOUR_CARDS[colour, 0] | VALUE_CARDS[value, 0]
             high &= COLOUR_CARDS[colour, 1] | VALUE_CARDS[value, 1]
         base = A_BIB + i * NUM_ARG  # (this region of the mask is only written here: 0 stays 0)
-        _set_bits(mask, base, low)
-        _set_bits(mask, base + CARD_WORD, high)
+        _set_bits(mask, base, low, 1)
+        _set_bits(mask, base + CARD_WORD, high, 1)
 
 
 @njit(cache=True, inline="always")
-def _set_bits(mask, base, bits):
-    """mask[base + k] = 1 for every bit k of ``bits``."""
+def _set_bits(out, base, bits, stride):
+    """out[base + stride * k] = 1 for every bit k of ``bits``."""
     while bits:
         low = bits & -bits
-        mask[base + count_bits(low - 1)] = 1  # (the popcount below a lone bit is its index)
+        out[base + stride * count_bits(low - 1)] = 1  # (the popcount below a lone bit is its index)
         bits ^= low
 
 
@@ -2375,12 +2375,13 @@ COLOUR_CARDS, VALUE_CARDS = _card_sets()
 
 
 @njit(cache=True, inline="always")
-def _bib_word(card_loc, start):
-    """The Arguments start..start + CARD_WORD - 1 (up to the last) that lie in the Bib, as bits
-    (bit k: card start + k): a loop without branches or stores, which the compiler vectorises."""
+def _card_word(field, value, start):
+    """The Arguments start..start + CARD_WORD - 1 (up to the last) whose ``field`` (a per-card array:
+    card_loc, from_talent) is ``value``, as bits (bit k: card start + k): a loop without branches or
+    stores, which the compiler vectorises."""
     bits = np.int64(0)
     for card in range(start, min(start + CARD_WORD, NUM_ARG)):
-        bits |= np.int64(card_loc[card] == LOC_BIB) << (card - start)
+        bits |= np.int64(field[card] == value) << (card - start)
     return bits
 
 
@@ -2421,7 +2422,7 @@ def refresh_seats(state, seats):
         return
     # The Bib's cards as bits and the cards each seat laid in pools (8 bits a seat, _pooled_bit):
     # separate loops without branches or stores vectorise (a list of the Bib's cards would not).
-    bib_low, bib_high = _bib_word(state.card_loc, 0), _bib_word(state.card_loc, CARD_WORD)
+    bib_low, bib_high = _card_word(state.card_loc, LOC_BIB, 0), _card_word(state.card_loc, LOC_BIB, CARD_WORD)
     pooled = np.int64(0)
     for card in range(NUM_ARG):
         pooled += _pooled_bit(state.card_loc[card], state.card_seat[card])
@@ -3443,18 +3444,20 @@ def _write_hints(state, seat, out):
 
 @njit(cache=True, inline="always")
 def _write_cards(state, out):
-    """Every Argument's public whereabouts; returns the cards each seat has laid in pools, packed
-    8 bits a seat (the seats' "cards held" need them: one pass over the cards for both)."""
+    """Every Argument's public whereabouts into the cleared view: the cards in the Bib, in pools and
+    discarded come as bits of card words (:func:`_card_word`) and only their 1s are written, a few
+    dozen stores instead of 4 a card. Returns the cards each seat has laid in pools, packed 8 bits a
+    seat (the seats' "cards held" need them)."""
+    for start in range(0, NUM_ARG, CARD_WORD):
+        o = O_CARDS + 4 * start
+        bib = _card_word(state.card_loc, LOC_BIB, start)
+        _set_bits(out, o, bib, 4)
+        _set_bits(out, o + 1, _card_word(state.card_loc, LOC_POOL, start), 4)
+        _set_bits(out, o + 2, _card_word(state.card_loc, LOC_DISCARD, start), 4)
+        _set_bits(out, o + 3, bib & _card_word(state.from_talent, 1, start), 4)
     pooled = np.int64(0)
-    for card in range(NUM_ARG):  # (branch-free: a branch per card mispredicts on a shuffled table)
-        loc = state.card_loc[card]
-        o = O_CARDS + card * 4
-        in_bib = loc == LOC_BIB
-        out[o] = in_bib
-        out[o + 1] = loc == LOC_POOL
-        out[o + 2] = loc == LOC_DISCARD
-        out[o + 3] = in_bib * state.from_talent[card]
-        pooled += _pooled_bit(loc, state.card_seat[card])
+    for card in range(NUM_ARG):  # (branch-free: the compiler vectorises it)
+        pooled += _pooled_bit(state.card_loc[card], state.card_seat[card])
     return pooled
 
 
