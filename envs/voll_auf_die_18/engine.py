@@ -2386,10 +2386,29 @@ def _card_word(field, value, start):
 
 
 @njit(cache=True, inline="always")
-def _pooled_bit(loc, seat):
-    """A card's share of the per-seat pool counts packed 8 bits a seat: 1 << (8 * seat) if it lies in
-    a pool (laid by ``seat``), else 0, without a branch (``seat & 7`` keeps the shift defined for -1)."""
-    return np.int64(loc == LOC_POOL) << (8 * (int(seat) & 7))
+def _location_words(card_loc, start):
+    """(Bib, pools, discarded): the Arguments start..start + CARD_WORD - 1 (up to the last) in each
+    place, as card words (:func:`_card_word`) made in one pass, which reads each card once."""
+    bib, pool, discard = np.int64(0), np.int64(0), np.int64(0)
+    for card in range(start, min(start + CARD_WORD, NUM_ARG)):
+        loc, k = card_loc[card], card - start
+        bib |= np.int64(loc == LOC_BIB) << k
+        pool |= np.int64(loc == LOC_POOL) << k
+        discard |= np.int64(loc == LOC_DISCARD) << k
+    return bib, pool, discard
+
+
+@njit(cache=True, inline="always")
+def _pooled_counts(state, pool, start):
+    """How many of the pooled cards ``pool`` (a card word from ``start``) each seat laid, packed 8
+    bits a seat: pools hold a few cards, so their bits are visited instead of every card (``& 7``
+    keeps the shift defined for a seat of -1, which no pooled card of a valid record has)."""
+    counts = np.int64(0)
+    while pool:
+        low = pool & -pool
+        counts += np.int64(1) << (8 * (int(state.card_seat[start + count_bits(low - 1)]) & 7))
+        pool ^= low
+    return counts
 
 
 ALL_SEATS = (1 << MAX_PLAYERS) - 1
@@ -2420,12 +2439,11 @@ def refresh_seats(state, seats):
             idle |= 1 << seat
     if idle == 0:
         return
-    # The Bib's cards as bits and the cards each seat laid in pools (8 bits a seat, _pooled_bit):
-    # separate loops without branches or stores vectorise (a list of the Bib's cards would not).
-    bib_low, bib_high = _card_word(state.card_loc, LOC_BIB, 0), _card_word(state.card_loc, LOC_BIB, CARD_WORD)
-    pooled = np.int64(0)
-    for card in range(NUM_ARG):
-        pooled += _pooled_bit(state.card_loc[card], state.card_seat[card])
+    # The Bib's cards as bits and the cards each seat laid in pools (8 bits a seat, _pooled_counts):
+    # loops without branches or stores vectorise (a list of the Bib's cards would not).
+    bib_low, pool_low, _ = _location_words(state.card_loc, 0)
+    bib_high, pool_high, _ = _location_words(state.card_loc, CARD_WORD)
+    pooled = _pooled_counts(state, pool_low, 0) + _pooled_counts(state, pool_high, CARD_WORD)
     for seat in range(num):
         if idle >> seat & 1:
             mask = state.mask[seat]
@@ -3445,19 +3463,19 @@ def _write_hints(state, seat, out):
 @njit(cache=True, inline="always")
 def _write_cards(state, out):
     """Every Argument's public whereabouts into the cleared view: the cards in the Bib, in pools and
-    discarded come as bits of card words (:func:`_card_word`) and only their 1s are written, a few
-    dozen stores instead of 4 a card. Returns the cards each seat has laid in pools, packed 8 bits a
-    seat (the seats' "cards held" need them)."""
+    discarded come as bits of card words (:func:`_location_words`) and only their 1s are written, a
+    few dozen stores instead of 4 a card. Returns the cards each seat has laid in pools, packed 8
+    bits a seat (the seats' "cards held" need them)."""
+    pooled = np.int64(0)
     for start in range(0, NUM_ARG, CARD_WORD):
         o = O_CARDS + 4 * start
-        bib = _card_word(state.card_loc, LOC_BIB, start)
+        bib, pool, discard = _location_words(state.card_loc, start)
         _set_bits(out, o, bib, 4)
-        _set_bits(out, o + 1, _card_word(state.card_loc, LOC_POOL, start), 4)
-        _set_bits(out, o + 2, _card_word(state.card_loc, LOC_DISCARD, start), 4)
-        _set_bits(out, o + 3, bib & _card_word(state.from_talent, 1, start), 4)
-    pooled = np.int64(0)
-    for card in range(NUM_ARG):  # (branch-free: the compiler vectorises it)
-        pooled += _pooled_bit(state.card_loc[card], state.card_seat[card])
+        _set_bits(out, o + 1, pool, 4)
+        _set_bits(out, o + 2, discard, 4)
+        if state.bib_talent_count:  # (cards from talent spaces only in the chapters with talent spaces)
+            _set_bits(out, o + 3, bib & _card_word(state.from_talent, 1, start), 4)
+        pooled += _pooled_counts(state, pool, start)
     return pooled
 
 
