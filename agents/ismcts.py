@@ -28,7 +28,10 @@ action whose one step scores best for the seat to act by the engine's ``playout_
 gets :data:`DEFAULT_EPSILONS` (1 where none is listed). ``policy=heuristic`` plays the playouts'
 non-random decisions by the game's compiled heuristic (agents/heuristic) for every seat, from that
 seat's observation of the determinized record (``envs.core.search.strategy_action``) instead of
-greedily; games list their default in :data:`DEFAULT_POLICIES` (``greedy`` where none is listed).
+greedily; a game whose heuristic agent is Python only (Voll auf die 18: it remembers what it saw)
+plays them by its compiled playout player instead, a memoryless port of that agent's decisions
+(``agents.heuristic.playout_strategy``; agents/heuristic/voll_auf_die_18_playout.py), not the agent
+itself. Games list their default in :data:`DEFAULT_POLICIES` (``greedy`` where none is listed).
 With it, ``bias`` > 0 also makes every tree node favour the heuristic's move there: expanded first,
 and raised in selection by ``bias / (visits + 1)`` (progressive bias), so a search whose playouts
 cannot yet tell the moves apart keeps to the heuristic's (default :data:`DEFAULT_BIASES`, else 0).
@@ -75,7 +78,8 @@ DEFAULT_CUTOFFS = {"volle_socke_v0": 40}
 DEFAULT_EPSILONS = {"secret_hitler_v0": 0.1, "teufel_teufel_v0": 0.05, "volles_fass_voraus_v0": 0.1,
                     "volle_socke_v0": 0.1}
 #: Who plays the playouts' non-random decisions per game: ``greedy`` (envs.core.search.greedy_action)
-#: or ``heuristic`` (the game's compiled heuristic, every seat); ``greedy`` where none is listed.
+#: or ``heuristic`` (the game's compiled heuristic, or its compiled playout player where the heuristic
+#: is Python only; every seat); ``greedy`` where none is listed.
 DEFAULT_POLICIES = {"secret_hitler_v0": "heuristic", "teufel_teufel_v0": "heuristic",
                     "volles_fass_voraus_v0": "heuristic", "volle_socke_v0": "heuristic"}
 POLICIES = ("greedy", "heuristic")
@@ -154,10 +158,12 @@ class ISMCTSAgent(Agent):
         self._call_seconds = min(_timed(self._grow, blank, _NO_PENDING, nothing) for _ in range(3))
 
     def _strategy(self, config):
-        """The Forest options that make the game's compiled heuristic play the playouts."""
-        from agents.heuristic import batched_heuristic
+        """The Forest options that make the game's compiled playout player play the playouts: its
+        compiled heuristic, or where that is Python only, its compiled playout player
+        (``agents.heuristic.playout_strategy``)."""
+        from agents.heuristic import playout_strategy
 
-        compiled = batched_heuristic(self.game.env_id, config)
+        compiled = playout_strategy(self.game.env_id, config)
         if compiled is None:
             raise ValueError(f"{self.game.env_id}'s heuristic is not compiled: ISMCTS policy=heuristic needs "
                              "a compiled strategy (agents/heuristic)")

@@ -10,7 +10,10 @@ caller shares (the agent's ``act``, the batched training env's opponents)::
         # drawing any randomness from the generator record rngs[streams[k]] (envs.core.rng.RNG)
 
 and its ``HeuristicAgent`` derives from :class:`CompiledHeuristic`, which runs ``choose_rows``
-on one row. The strategy reads only the observation, the mask and the table's rules: ``rules``
+on one row. A game whose heuristic is Python only may instead define ``playout_rows`` (same
+contract, its rules from ``playout_rules(config)``): a compiled, memoryless player of its own that
+only search playouts use (:func:`playout_strategy`); it is not the game's heuristic, so
+:func:`batched_heuristic` does not return it. The strategy reads only the observation, the mask and the table's rules: ``rules``
 is the int64 array ``table_rules(config)`` (index 0 the number of players; a module that needs
 more of the config, such as a house rule every player knows, defines its own ``table_rules``).
 """
@@ -63,6 +66,20 @@ def batched_heuristic(env_id, config):
     if getattr(module, "choose_rows", None) is None:
         return None
     return module.choose_rows, getattr(module, "table_rules", table_rules)(config)
+
+
+def playout_strategy(env_id, config):
+    """``(choose_rows, rules)`` of the compiled player for ISMCTS's ``policy=heuristic`` playouts of
+    ``env_id``: the game's compiled heuristic (:func:`batched_heuristic`), or where its heuristic is
+    Python only, the module's own compiled playout player (``playout_rows``, a different and
+    memoryless player; see the module doc); None if there is neither."""
+    compiled = batched_heuristic(env_id, config)
+    if compiled is not None:
+        return compiled
+    module = _module(env_id)
+    if getattr(module, "playout_rows", None) is None:
+        return None
+    return module.playout_rows, module.playout_rules(config)
 
 
 def has_heuristic(env_id):

@@ -50,6 +50,9 @@ from envs.voll_auf_die_18 import data as D
 from envs.voll_auf_die_18 import engine as E
 
 from .. import base
+# The compiled, memoryless player that ISMCTS's playouts use for this game (agents.heuristic.playout_strategy):
+# a port of this agent's stateless decisions, not this agent.
+from .voll_auf_die_18_playout import playout_rows, playout_rules  # noqa: F401
 
 HALF_OF_SEGMENTS = {int(seg): h for h, seg in enumerate(D.HALF_SEGMENTS)}
 NEVER_ALONE = [name for _, name in D.LABEL_NAMES].index("never alone!")

@@ -10,7 +10,7 @@ import pytest
 
 import envs
 from agents import RandomAgent, make_agent
-from agents.heuristic import batched_heuristic, heuristic_for
+from agents.heuristic import batched_heuristic, heuristic_for, playout_strategy
 from agents.ismcts import DEFAULT_CUTOFFS, DEFAULT_EPSILONS, DEFAULT_POLICIES, GAME_DEFAULT, ISMCTSAgent, parse_spec
 from envs.core import kernels, search
 from envs.core.play import play_game
@@ -135,6 +135,10 @@ def test_greedy_action_is_a_best_one_step_by_reward_plus_playout_value(env_id):
 
 COMPILED_HEURISTIC = [e for e in envs.ENV_IDS
                       if batched_heuristic(e, {"num_players": envs.game_of(e).default_players}) is not None]
+# games whose playouts policy=heuristic can play: a compiled heuristic, or a compiled playout player of
+# their own (Voll auf die 18)
+PLAYOUT_GAMES = [e for e in envs.ENV_IDS
+                 if playout_strategy(e, envs.game_of(e).validate({})) is not None]
 
 
 @pytest.mark.parametrize("env_id", COMPILED_HEURISTIC)
@@ -154,7 +158,7 @@ def test_strategy_action_is_the_heuristic_agents_choice(env_id):
         assert picked == agent.act(observation, mask)
 
 
-@pytest.mark.parametrize("env_id", COMPILED_HEURISTIC)
+@pytest.mark.parametrize("env_id", PLAYOUT_GAMES)
 def test_heuristic_playouts_pick_legal_actions_and_repeat_for_a_seed(env_id):
     game = envs.game_of(env_id)
     lineup = [Checked(ISMCTSAgent(iterations=30, seed=1, policy="heuristic", epsilon=0.2, cutoff=5))] + [
@@ -194,10 +198,14 @@ def test_bias_expands_the_heuristics_move_first(env_id):
     assert checked >= 3
 
 
+def test_every_game_has_playouts_for_policy_heuristic():
+    assert set(PLAYOUT_GAMES) == set(envs.ENV_IDS)
+    assert "voll_auf_die_18_v0" not in COMPILED_HEURISTIC  # its playout player is not its heuristic
+
+
 def test_heuristic_playouts_need_a_compiled_heuristic():
-    simultaneous = [e for e in envs.ENV_IDS if e not in COMPILED_HEURISTIC]
-    for env_id in simultaneous:
-        with pytest.raises(ValueError, match="not compiled"):
+    for env_id in [e for e in ALL_GAMES if e not in PLAYOUT_GAMES]:
+        with pytest.raises(ValueError, match="not compiled|no heuristic agent"):
             ISMCTSAgent(iterations=5, policy="heuristic").reset(0, env_id, {"num_players": 2})
     with pytest.raises(ValueError, match="no playout strategy registered"):
         search.Forest(envs.game_of("race_v0").engine.STATE, 2, 2, False, trees=1, capacity=2,
