@@ -43,6 +43,7 @@ import numba
 import numpy as np
 
 import envs
+from agents.heuristic import batched_heuristic
 from agents.ismcts import ISMCTSAgent
 from envs.core.search import NO_CUTOFF
 from envs.testing.play import choice_positions
@@ -62,7 +63,10 @@ def shipped_playouts(env_id):
     if agent.epsilon >= 1.0:
         kind = "uniformly random"
     else:
-        who = "the compiled heuristic" if agent.policy == "heuristic" else "greedy by playout_value"
+        who = "greedy by playout_value"
+        if agent.policy == "heuristic":  # (Voll auf die 18's heuristic is Python: its playout player plays)
+            compiled = batched_heuristic(env_id, {"num_players": envs.game_of(env_id).default_players})
+            who = "the compiled heuristic" if compiled is not None else "the compiled playout player"
         kind = who + ("" if agent.epsilon == 0 else f", {agent.epsilon:g} of decisions random")
     end = "to the end" if agent.cutoff == NO_CUTOFF else f"cut off after {agent.cutoff} decisions"
     return f"{kind}, {end}"

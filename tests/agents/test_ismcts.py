@@ -215,7 +215,7 @@ def test_heuristic_playouts_need_a_compiled_heuristic():
     with pytest.raises(ValueError, match="needs policy=heuristic"):
         ISMCTSAgent(iterations=5, policy="greedy", bias=1.0)
     with pytest.raises(ValueError, match="needs policy=heuristic"):  # the game's own policy is greedy
-        ISMCTSAgent(iterations=5, bias=1.0).reset(0, "voll_auf_die_18_v0", {"num_players": 2})
+        ISMCTSAgent(iterations=5, bias=1.0).reset(0, "race_v0", {"num_players": 2})
 
 
 def test_default_policy_is_the_games_own_and_an_explicit_one_wins(monkeypatch):
