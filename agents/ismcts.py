@@ -70,10 +70,11 @@ DEFAULT_EXPLORATION = 0.7
 #:   cut-off playouts 0.29-0.31, random ones 0.10.
 #: - Voll auf die 18 (cooperative: every seat the spec, 60 chapters at 2 players, the team's wins per
 #:   seat; the all-heuristic team won 0.283): playouts by its compiled playout player (its Python
-#:   heuristic remembers what it saw; agents/heuristic/voll_auf_die_18_playout.py), eps 0.1, progressive
-#:   bias 30, cut off after 10 moments: 0.567 at 100 iterations (34 of 60 chapters); without bias 1 of the first 19
-#:   chapters (stopped there), bias 10 4 of the first 7 (stopped for time); the playout player's own
-#:   team 0.383; random playouts, to the end or cut off after 10 or 30, 0.000.
+#:   heuristic remembers what it saw; agents/heuristic/voll_auf_die_18_playout.py), eps 0.1,
+#:   progressive bias 30, cut off after 10 moments: 0.567 at 100 iterations (34 of 60 chapters);
+#:   without bias 1 of the first 19 chapters (stopped there), bias 10 4 of the first 7 (stopped for
+#:   time); the playout player's own team 0.383; random playouts, to the end or cut off after 10 or
+#:   30, 0.000.
 #:
 #: Playout cut-off per game (decisions, in a simultaneous game moments; games not listed play to the end).
 DEFAULT_CUTOFFS = {"volle_socke_v0": 40, "voll_auf_die_18_v0": 10}

@@ -13,9 +13,10 @@ and its ``HeuristicAgent`` derives from :class:`CompiledHeuristic`, which runs `
 on one row. A game whose heuristic is Python only may instead define ``playout_rows`` (same
 contract, its rules from ``playout_rules(config)``): a compiled, memoryless player of its own that
 only search playouts use (:func:`playout_strategy`); it is not the game's heuristic, so
-:func:`batched_heuristic` does not return it. The strategy reads only the observation, the mask and the table's rules: ``rules``
-is the int64 array ``table_rules(config)`` (index 0 the number of players; a module that needs
-more of the config, such as a house rule every player knows, defines its own ``table_rules``).
+:func:`batched_heuristic` does not return it. The strategy reads only the observation, the mask and
+the table's rules: ``rules`` is the int64 array ``table_rules(config)`` (index 0 the number of
+players; a module that needs more of the config, such as a house rule every player knows, defines
+its own ``table_rules``).
 """
 
 import importlib

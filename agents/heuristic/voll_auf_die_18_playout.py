@@ -485,7 +485,8 @@ def accept_action(obs, nazis, laid, weights, count, targets, min_new, bits, card
         if slot < 0:
             continue
         o = E.O_OFFERED + rel * E.F_CARD
-        offered[0], offered[1], offered[2] = block_argmax(obs, o + 3, 4), block_argmax(obs, o + 7, 6) + 1, _card_half(obs, o)
+        offered[0], offered[1] = block_argmax(obs, o + 3, 4), block_argmax(obs, o + 7, 6) + 1
+        offered[2] = _card_half(obs, o)
         for i in range(E.HAND):
             action = E.A_ACCEPT + (rel - 1) * E.HAND + i
             if not mask[action] or cards[RAZUPALTUFF, me, i]:
