@@ -218,12 +218,14 @@ READING = """\
   (Volle Socke) a decision, and 450 iterations in Teufel Teufel (0.29 s at its one-thread rate; fixed
   iterations, as the machine was shared with other work then), one tree in one thread, two
   processes sharing the games on the 2 cores, with a cap of minutes per lineup: the *games* column
-  is what was played (400 in Secret Hitler and Teufel Teufel). A longer budget is one flag (`--seconds 1`); at fixed iterations the win rate
-  grew with the budget in the trials (Volle Socke 0.33 at 400 iterations, 0.44 at 1,000).
+  is what was played (400 in Secret Hitler and Teufel Teufel). A longer budget is one flag
+  (`--seconds 1`); at fixed iterations the win rate grew with the budget in the trials (Volle Socke
+  0.33 at 400 iterations, 0.44 at 1,000).
 - **What made the search strong**: playouts played by the game's compiled heuristic for every seat
-  (10% of decisions random, 5% in Teufel Teufel), to the end of the game where that is affordable (Secret Hitler, Fass,
-  Teufel) and cut off after 40 decisions in Volle Socke (its games are too long to play out); see
-  `benchmarks/results/search_trials.md`. Random or greedy playouts lost to the heuristics in every game.
+  (10% of decisions random, 5% in Teufel Teufel), to the end of the game where that is affordable
+  (Secret Hitler, Fass, Teufel) and cut off after 40 decisions in Volle Socke (its games are too
+  long to play out); see `benchmarks/results/search_trials.md`. Random or greedy playouts lost to
+  the heuristics in every game.
 - **Teufel Teufel needed a strong pull towards the heuristic**: 0.620 [0.572, 0.666] of 400 games
   against a fair share of 0.562 (several seats win one game: all who leave the board in time), with
   progressive bias 30 and 5% random playout moves. With bias 4 it won 0.528 of 267 games (fair 0.595)
@@ -241,9 +243,9 @@ READING = """\
   heuristic to play its playouts (the Python one remembers what it saw), so it searches with plain
   random playouts, the kind that lost in every other game too; a compiled team heuristic is the
   next step.
-- **Against random agents** the search wins every game it played in Teufel Teufel, Fass and Volle Socke. Secret Hitler's 0.495
-  (fair share 0.459) is the game, not the search: a liberal among random team-mates wins about a
-  quarter whoever plays it (0.245 here), a fascist 0.825.
+- **Against random agents** the search wins every game it played in Teufel Teufel, Fass and Volle
+  Socke. Secret Hitler's 0.495 (fair share 0.459) is the game, not the search: a liberal among
+  random team-mates wins about a quarter whoever plays it (0.245 here), a fascist 0.825.
 """
 
 
