@@ -121,7 +121,7 @@ def clone(policy: Any, demos: Demonstrations, epochs: int = 4, batch_size: int =
     if len(demos) == 0:
         raise ValueError("no demonstrations to clone")
     generator = np.random.default_rng(seed)
-    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate, foreach=True)  # multi-tensor kernels
     policy.set_training_mode(True)
     history = []
     for epoch in tqdm(range(epochs), desc="behaviour cloning", unit="epoch", disable=not progress, leave=False):

@@ -406,20 +406,28 @@ def entity_rows(layout: Any, views: Sequence[str | tuple[str, int]]) -> np.ndarr
     return np.concatenate(tables, axis=1)
 
 
+#: The policies' Adam: SB3's PPO epsilon, and torch's multi-tensor ("foreach") kernels, where the
+#: default on CPU loops over the parameters tensor by tensor (the same update; an optimiser step
+#: of a 256-wide Teufel Teufel network took 8.1 ms, foreach 3.5 ms). Not ``fused``, faster still:
+#: its step leaves the parameters' version counters alone, which :func:`_transposed` keys on.
+OPTIMIZER_KWARGS = {"eps": 1e-5, "foreach": True}
+
+
 def policy_spec(net_arch: Sequence[int], shared_layers: int, squash: bool = False, layout: Any = None,
                 entities: Sequence[tuple[int, Sequence]] = ()) -> tuple[Any, dict[str, Any]]:
     """MaskablePPO's policy (``"MlpPolicy"`` or :class:`EntityPolicy`) and its ``policy_kwargs``:
     hidden ``net_arch`` whose first ``shared_layers`` are shared, the observation squashed by
     :func:`symlog` when ``squash``, and a pointer head over the ``entities`` (``(first_action,
     views)`` pairs read through ``layout``, or ``(first_action, views, neighbours)``; none: the
-    flat head)."""
+    flat head). Both optimise with :data:`OPTIMIZER_KWARGS`."""
     if not entities:
-        return "MlpPolicy", policy_kwargs(net_arch, shared_layers, squash)
+        return "MlpPolicy", policy_kwargs(net_arch, shared_layers, squash) | {"optimizer_kwargs": dict(OPTIMIZER_KWARGS)}
     groups = [(int(first), entity_rows(layout, views).tolist(), *neighbours) for first, views, *neighbours in entities]
     options = {"squash": bool(squash), "groups": groups}
     if any(len(group) > 2 for group in groups):
         options["rings"] = NEIGHBOUR_RINGS  # saved with the model, whatever the default becomes
-    return EntityPolicy, _trunk_kwargs(EntityTrunk, net_arch, shared_layers, options)
+    kwargs = _trunk_kwargs(EntityTrunk, net_arch, shared_layers, options)
+    return EntityPolicy, kwargs | {"optimizer_kwargs": dict(OPTIMIZER_KWARGS)}
 
 
 def preset_policy(env_id: str, seed: int = 0) -> MaskableActorCriticPolicy:

@@ -35,6 +35,19 @@ def test_a_shared_first_layer_holds_its_weights_once(tmp_path):
     assert first_layers(separate) == 2 * width * obs and first_layers(shared) == width * obs
 
 
+@pytest.mark.parametrize("env_id, shared_layers, head", [(ENV_ID, 0, "flat"), ("volles_fass_voraus_v0", 1, "pointer")])
+def test_the_policy_optimises_with_a_multi_tensor_adam_at_ppos_epsilon(tmp_path, env_id, shared_layers, head):
+    args = selfplay.parse_args([env_id, "--out", str(tmp_path / "run"), "--net-arch", "32,32",
+                                "--shared-layers", str(shared_layers), "--policy-head", head, "--n-steps", "8"])
+    _, env = selfplay.make_batched_env(env_id, 4, 0, args.config, args.pool_weights)
+    policy = selfplay._new_model(args, env, tmp_path).policy
+    optimizer = policy.optimizer
+    assert isinstance(optimizer, torch.optim.Adam)
+    assert optimizer.defaults["foreach"] and optimizer.defaults["eps"] == 1e-5
+    optimised = {id(p) for group in optimizer.param_groups for p in group["params"]}
+    assert optimised == {id(p) for p in policy.parameters()}  # the pointer head's too
+
+
 @pytest.mark.parametrize("shared_layers", [0, 1])
 def test_snapshot_samples_from_the_policys_own_masked_distribution(tmp_path, shared_layers):
     model, env = small_model(tmp_path, shared_layers)
