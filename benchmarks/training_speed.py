@@ -33,6 +33,31 @@ from training.presets import DEFAULT_POOL_WEIGHTS
 
 from .common import RESULTS, LoadSampler, command_line, machine_line, write_result
 
+#: What the latest run in training_speed.json says, written by hand after it (kept apart from the
+#: figures so that --render rebuilds the same page).
+READING = """
+- **The target is met in 2 of 10 rows** (Secret Hitler with the pool 11.7x, Volle Socke with the
+  pool 10.2x; Volle Socke without the heuristic 10.0x, just under) and missed in Teufel Teufel
+  (6.0-6.7x), Volles Fass voraus (6.8-8.4x) and Voll auf die 18 (4.8-4.9x). The *ceiling* column
+  says why: where it is near 10x or below (Voll auf die 18 6.3-6.6x, Teufel 10.7-11.2x, Fass
+  10.5x with the pool) the PPO update alone takes a tenth of the aec backend's time a sample or
+  more, whatever the batched rollout costs. The update is 51-75% of the vector backend's time.
+- **What changed since *before*:** the code, by one thing: Adam's multi-tensor kernels
+  (training/networks.py `OPTIMIZER_KWARGS`: one optimiser step of the 256-wide Teufel Teufel
+  network 8.1 -> 3.5 ms, 32 steps an update). And the machine: this run's AMD EPYC ran the aec
+  backend 1.5-2.3x slower than the *before* run's Intel Xeon, the vector backend 1.2-1.6x slower, so
+  most of the ratios' rise is the machine's, not the code's. Steps/s are not comparable across the
+  two.
+- **Noise:** one timed update (8,192 samples) per game, backend and pool. An earlier run on an AMD
+  EPYC machine (before the Adam change) measured Secret Hitler without the heuristic at 11.1x where
+  this one has 7.9x; read single rows as +-30%.
+- **Where the next factor is:** the update itself. A cProfile of one Teufel Teufel update (32
+  minibatches of 1,024, one thread, before the Adam change): backward 30%, the first layer's
+  forward over the 2,977-wide observation 18%, the pointer head's forward 17%, the entity rows and
+  symlog ~12%, Adam 11%, gradient clipping 3%. Then the snapshots' forwards (14-23% of the vector
+  backend's time).
+"""
+
 SAMPLES_PER_UPDATE = 8192
 SETTINGS = {"vector": {"num_envs": 64}, "aec": {"num_envs": 2}}
 POOLS = {"pool": ",".join(map(str, DEFAULT_POOL_WEIGHTS)), "no heuristic": "0.5,0,0.5"}
@@ -213,7 +238,8 @@ def report(results, command, minutes, load, before=None, machine=None):
         lines += [f"*Before*: the same benchmark before this change (`{before['command']}` on {before['machine']}, "
                   f"{before['minutes']:.1f} minutes, load average {before['load']['mean']} (max "
                   f"{before['load']['max']})): the vector backend's steps/s and its ratio to that run's aec backend "
-                  "(steps/s compare only on the same machine; the ratios compare across machines).", ""]
+                  "(steps/s compare only on the same machine, the ratios only roughly: the two backends need "
+                  "not slow down alike on another machine).", ""]
     lines += ["| env | opponents | aec steps/s | vector steps/s | vector / aec | ceiling | vector CPU | target met "
               "| before: vector steps/s | before: vector / aec |",
               "|---|---|---:|---:|---:|---:|---:|---|---:|---:|"]
@@ -240,7 +266,7 @@ def report(results, command, minutes, load, before=None, machine=None):
                           for k in ("engine", "heuristic", "snapshot")]
                 lines.append(f"| {env_id} | {pool} | {backend} | {_share(x, 'env')} | {' | '.join(detail)} | "
                              f"{_share(x, 'forward')} | {_share(x, 'update')} |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + ["", "## Reading", "", READING.strip()]) + "\n"
 
 
 if __name__ == "__main__":
