@@ -214,13 +214,20 @@ READING = """\
 - **Budgets.** The issue asks for about 1 s a decision over at least 400 games a lineup. The seat of
   ISMCTS decides 17 times in a 7-player Secret Hitler game, 23 in Teufel Teufel, 68 in Volles Fass
   voraus and 134 in Volle Socke (4 players, heuristic opponents), so 400 games at 1 s would take
-  2-15 hours of one core per lineup. These runs used 0.25 s (Secret Hitler), 0.15 s (Fass) and 0.1 s
-  (Volle Socke) a decision, and 450 iterations in Teufel Teufel (0.29 s at its one-thread rate; fixed
-  iterations, as the machine was shared with other work then), one tree in one thread, two
-  processes sharing the games on the 2 cores, with a cap of minutes per lineup: the *games* column
-  is what was played (400 in Secret Hitler and Teufel Teufel). A longer budget is one flag
-  (`--seconds 1`); at fixed iterations the win rate grew with the budget in the trials (Volle Socke
-  0.33 at 400 iterations, 0.44 at 1,000).
+  2-15 hours of one core per lineup. Against the heuristics every game played 400 (chapter runs:
+  120 a team) at 0.25 s a decision (Secret Hitler) or a fixed number of iterations: 450 in Teufel
+  Teufel, 200 in Volles Fass voraus, 1,000 in Volle Socke, 100 in Voll auf die 18 (0.03-0.29 s at
+  the one-thread rates above); one tree in one thread, two processes sharing the games on the 2
+  cores. Fixed iterations play the same search whatever else loads the machine. The lineups against
+  random agents ran with a cap of minutes: the *games* column is what was played. A longer budget
+  is one flag (`--seconds 1`); at fixed iterations the win rate grew with the budget in the trials
+  (Volle Socke 0.33 at 400 iterations, 0.44 at 1,000).
+- **A time budget is not a number of iterations.** Volles Fass voraus won 0.706 of 238 games at
+  0.15 s a decision and 0.562 of 400 at 200 iterations, about what 0.15 s buys at the speed
+  table's rate; Volle Socke 0.436 of 179 at 0.1 s and 0.477 of 400 at 1,000 iterations. A time
+  budget buys more iterations where playouts are short (late in a game) and fewer where they are
+  long, so the two are not the same player; the table's seconds for a fixed budget are the speed
+  table's average.
 - **What made the search strong**: playouts played by the game's compiled heuristic for every seat
   (10% of decisions random, 5% in Teufel Teufel), to the end of the game where that is affordable
   (Secret Hitler, Fass, Teufel) and cut off after 40 decisions in Volle Socke (its games are too
