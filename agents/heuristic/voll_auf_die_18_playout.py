@@ -248,7 +248,7 @@ def unseen_teammates(cards, me):
 # candidate exchange rereads only the one or two seats it changes. The answer is the engine's
 # argument_search's (ways > 0); that search, which also names the team, runs only where one exists.
 
-SUM_BITS = np.int64((1 << 32) - 1)  # sums up to 31 (IQs are at most 23)
+SUM_BITS = E.SUM_BITS  # the sums the engine's team search holds: 0-31 (IQs are at most 23)
 
 
 @njit(cache=True)
