@@ -333,5 +333,8 @@ def test_sampling_algorithms_run_and_tree_enumerating_ones_do_not():
             solver.iteration()
         probabilities = solver.average_policy().action_probabilities(game.new_initial_state())
         assert sum(probabilities.values()) == pytest.approx(1.0)
+    # CFR deals twice (its root, and TabularPolicy's enumeration); two equal deals (5 of 300
+    # random loads) let it run, so the deal stream is fixed to one whose two deals differ.
+    game._seeds = np.random.default_rng(0)
     with pytest.raises(KeyError):
         cfr.CFRSolver(game).evaluate_and_update_policy()
