@@ -116,7 +116,7 @@ def test_resample_from_infostate_keeps_the_players_information_state(env_id):
     description = envs.game_of(env_id)
     state = game.new_initial_state()
     rng = np.random.default_rng(7)
-    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    sampler = pyspiel.UniformProbabilitySampler(7, 0.0, 1.0)  # (seed, min, max): (min, max) seeds at random
     decisions = 0
     while not state.is_terminal():
         if decisions % 7 == 0:
