@@ -219,8 +219,9 @@ READING = """\
   Teufel, 200 in Volles Fass voraus, 1,000 in Volle Socke, 100 in Voll auf die 18 (0.03-0.29 s at
   the one-thread rates above); one tree in one thread, two processes sharing the games on the 2
   cores. Fixed iterations play the same search whatever else loads the machine. Against random
-  agents Volles Fass voraus played 400 games at 200 iterations; the other games' lineups ran with a
-  cap of minutes: the *games* column is what was played. A longer budget
+  agents Secret Hitler (0.25 s) and Volles Fass voraus (200 iterations) played 400 games; Teufel
+  Teufel's and Volle Socke's lineups ran with a cap of minutes (the *games* column is what was
+  played) and won every game they played. A longer budget
   is one flag (`--seconds 1`); at fixed iterations the win rate grew with the budget in the trials
   (Volle Socke 0.33 at 400 iterations, 0.44 at 1,000).
 - **A time budget is not a number of iterations.** Volles Fass voraus won 0.706 of 238 games at
@@ -255,8 +256,9 @@ READING = """\
   progressive bias 30 towards the playout player's move. Plain random playouts won none of 100
   chapters before it (the heuristic team 24); without the bias, 2 of 38 seats (search_trials.md).
 - **Against random agents** the search wins every game it played in Teufel Teufel and Volle Socke,
-  and 399 of 400 in Fass. Secret Hitler's 0.495 (fair share 0.459) is the game, not the search: a liberal among
-  random team-mates wins about a quarter whoever plays it (0.245 here), a fascist 0.825.
+  and 399 of 400 in Fass. Secret Hitler's 0.502 of 400 (fair share 0.464; the interval [0.454, 0.551]
+  holds it) is the game, not the search: a liberal among random team-mates wins about a quarter to
+  a third whoever plays it (0.292 here), a fascist 0.819.
 """
 
 
