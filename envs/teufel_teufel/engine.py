@@ -232,14 +232,18 @@ def is_swappable(state, seat, square):
 
 @njit(cache=True)
 def is_devil_pickable(state, square):
-    """A card a devil move may take: any face-up card with no disc on it."""
+    """A card a devil move may take: any face-up card ("the player may choose from all face-up
+    cards"), also one a disc stands on (only a swap spares those); the disc stays on the space,
+    now empty."""
     card = state.board[square]
-    return card >= 0 and state.card_up[card] != 0 and discs_on(state, square) == 0
+    return card >= 0 and state.card_up[card] != 0
 
 
 @njit(cache=True)
 def is_free_space(state, square):
-    """Where a devil move may put a card: no card, no disc, not the devil space."""
+    """Where a devil move may put a card: no card, no disc, not the devil space. There is always
+    one for each card in hand: besides the devil space 6 spaces hold no card plus one for each
+    card in hand, and at most 6 discs stand on them."""
     return square != DEVIL_SPACE and state.board[square] < 0 and discs_on(state, square) == 0
 
 
@@ -691,7 +695,8 @@ def swap_cards(state, first, second):
 
 @njit(cache=True)
 def lift_devil_move_cards(state):
-    """Take the picked face-up cards, shuffle them face down: nobody knows which is which."""
+    """Take the picked face-up cards, shuffle them face down: nobody knows which is which. A disc
+    on a picked card stays where it stood, on a space without a card."""
     group = free_group_id(state)
     for i in range(state.picked_count):
         square = state.picked[i]

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from envs import teufel_teufel_v0
+from envs.core import check_records
 from envs.teufel_teufel import data as D
 from envs.teufel_teufel import engine as E
 
@@ -579,7 +580,7 @@ def test_a_devil_move_reshuffles_two_to_four_face_up_cards_onto_free_spaces():
     env = table(2, cards=cards, up=("b1", "c1", "d1", "e1"), empty=("b2", "c2"), discs={0: "a1", 1: "e1"},
                 devils={0: 1})
     env.step(D.BEGIN_DEVIL_MOVE)
-    assert legal(env) == {sq("b1"), sq("c1"), sq("d1")}, "any face-up card, none under a disc"
+    assert legal(env) == {sq("b1"), sq("c1"), sq("d1"), sq("e1")}, "any face-up card, also one under a disc"
     env.step(sq("b1"))
     assert D.DONE_PICKING not in legal(env), "at least two cards"
     env.step(sq("c1"))
@@ -625,6 +626,76 @@ def test_a_devil_move_wipes_what_a_seat_had_peeked():
     env.step(sq("c1"))
     assert not state["known"][:, person(1, "A")].any()
     assert observation(env, 0)["certain"][sq("b1")] == 0
+
+
+# "The player may choose from all face-up cards, including devils, towers and letters of other
+# colours": unlike a swap ("Cards on which devil discs stand cannot be swapped") a devil move may
+# take a card a disc stands on. The disc stays on its space, now without a card: not a free
+# space for the hand, an ordinary space for moving.
+
+
+def steps(env, *actions):
+    """Play ``actions``; the record passes ``check_records`` after each."""
+    for action in actions:
+        env.step(action)
+        check_records(teufel_teufel_v0.GAME, env.unwrapped.get_state())
+
+
+def test_a_devil_move_takes_the_card_under_a_fellows_disc_which_stays_on_the_empty_space():
+    cards = {"b1": person(1, "C"), "c1": DEVILS[0], "d1": WALL_B, "a2": WALL_A, "b2": person(1, "B"),
+             "c2": WALL_C}
+    env = table(2, cards=cards, up=("b1", "c1", "d1", "a2", "c2"), discs={0: "a1", 1: "b1"}, devils={0: 1})
+    state = record(env)
+    steps(env, D.BEGIN_DEVIL_MOVE)
+    assert {sq("b1"), sq("c1")} <= legal(env), "the face-up card under player_1's disc may be taken"
+    steps(env, sq("b1"), sq("c1"), D.DONE_PICKING)
+    assert state["disc"][1] == sq("b1") and state["board"][sq("b1")] == -1, "the disc stays on the empty space"
+    free = {s for s in range(D.NUM_SQUARES) if state["board"][s] < 0 and s != D.DEVIL_SPACE} - {sq("b1")}
+    assert sq("c1") in free and legal(env) == free, "the space under the disc is not free; the other one is"
+    steps(env, sq("c7"), sq("d7"))
+    assert state["board"][sq("b1")] == -1 and state["board"][sq("c1")] == -1 and state["disc"][1] == sq("b1")
+    assert {state["board"][sq("c7")], state["board"][sq("d7")]} == {person(1, "C"), DEVILS[0]}
+    assert not state["card_up"][person(1, "C")] and not state["card_up"][DEVILS[0]]
+    assert state["devils"][0] == 1 and env.agent_selection == "player_1"
+    view = observation(env, 1)
+    assert list(view["squares"][sq("b1")]) == [1, 0, 0, 0] and view["discs"][0, sq("b1")] == 1
+    assert view["cards"][sq("c7"), D.TYPE_DEVIL] == pytest.approx(0.5)
+    # player_1 moves off the empty space as from any: over the emptied c1 to the walls d1 and c2,
+    # onto a1 (player_0's disc, not crossed) or the face-down b2.
+    assert names(destinations(env)) == {"a1", "b2", "c1", "c2", "d1"}
+    steps(env, sq("b2"))
+    assert state["disc"][1] == sq("b2") and state["letters"][1, D.LETTERS.index("B")] == 1
+    # player_0 moves over both emptied spaces (no disc on them now) to the wall d1.
+    assert {"b1", "c1", "d1"} <= names(destinations(env))
+    steps(env, sq("d1"))
+    assert state["disc"][0] == sq("d1") and env.agent_selection == "player_1"
+
+
+def test_a_devil_move_takes_the_card_under_the_movers_own_disc():
+    cards = {"b1": person(1, "A"), "c1": TOWERS[0], "d1": WALL_B, "a2": WALL_A, "b2": person(0, "B"),
+             "c2": WALL_C}
+    env = table(2, cards=cards, up=("b1", "c1", "d1", "a2", "c2"), discs={0: "b1", 1: "a1"}, devils={0: 1})
+    state = record(env)
+    steps(env, D.BEGIN_DEVIL_MOVE)
+    assert {sq("b1"), sq("c1")} <= legal(env), "the face-up card under the mover's own disc may be taken"
+    steps(env, sq("b1"), sq("c1"), D.DONE_PICKING)
+    assert sq("b1") not in legal(env) and sq("c1") in legal(env)
+    steps(env, sq("c7"), sq("d7"))
+    assert state["disc"][0] == sq("b1") and state["board"][sq("b1")] == -1
+    assert {state["board"][sq("c7")], state["board"][sq("d7")]} == {person(1, "A"), TOWERS[0]}
+    assert not state["card_up"][person(1, "A")] and not state["card_up"][TOWERS[0]]
+    # player_1 (no devil) may end on player_0's disc on the empty space but not cross it.
+    assert names(destinations(env)) == {"a2", "b1"}
+    steps(env, sq("b1"))
+    assert state["disc"][0] == state["disc"][1] == sq("b1") and env.agent_selection == "player_0"
+    # player_0 moves off its empty space (shared now) onto the face-down B of its colour.
+    assert {"a1", "b2", "c1"} <= names(destinations(env))
+    steps(env, sq("b2"))
+    assert state["disc"][0] == sq("b2") and state["letters"][0, D.LETTERS.index("B")] == 1
+    # player_1 moves off too, over the emptied c1 to the walls; player_0's disc on b2 is not crossed.
+    assert names(destinations(env)) == {"a1", "b2", "c1", "c2", "d1"}
+    steps(env, sq("d1"))
+    assert state["disc"][1] == sq("d1") and env.agent_selection == "player_0"
 
 
 # ---- the end -------------------------------------------------------------------------------
