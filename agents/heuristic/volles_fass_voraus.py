@@ -28,7 +28,10 @@ where the deck's asset stays highest and it blocks the fewest free spaces behind
 what you need). Unloads the barrel that earns most now and frees most afterwards; gives pirates
 and storms the barrel it will miss least; gives up the least useful sailor, and in storm chaos
 takes the most useful one. Barry Fassel / Farry Bassel move a barrel whenever that raises the
-asset (typically to free a barrel it wants to sell).
+asset (typically to free a barrel it wants to sell). A pair the engine offers only with moves
+between its two barrels is valued as if the second were free; once the first is off it makes the
+best of the moves offered (each keeps the second within reach). Berths are still chosen by what
+the deck can deliver without moves.
 
 **Numbers.** The berth scores add the observation's float32 features to float64 worths and
 Python-style constants exactly as the plain Python agent before it did, with numpy's (NEP 50)
@@ -197,9 +200,11 @@ def take(need, colour):
 
 
 @njit(cache=True)
-def unload_value(deck, need, pay, bonus, colour_worth, sales):
+def unload_value(deck, need, pay, bonus, colour_worth, sales, any_second):
     """``(possible, value)``: the net gain of the best way to unload ``need`` now: ``pay`` plus each
-    barrel's ``bonus[colour]``, minus the asset they leave with (pairs in both orders)."""
+    barrel's ``bonus[colour]``, minus the asset they leave with (pairs in both orders). With
+    ``any_second`` a pair's second barrel may be any matching one, extractable or not (the engine
+    has found Barry / Farry moves between the two barrels that reach it)."""
     deck = deck.copy()
     before = deck_asset(deck, colour_worth, sales)
     possible, best = False, 0.0
@@ -216,7 +221,7 @@ def unload_value(deck, need, pay, bonus, colour_worth, sales):
             best = value if not possible or value > best else best
             possible = True
         else:
-            free_after = E.extractable(deck)
+            free_after = E.occupied(deck) if any_second else E.extractable(deck)
             for second in range(data.NUM_SPACES):
                 if not fits(deck, free_after, rest, second):
                     continue
@@ -426,7 +431,7 @@ def _berth_score(obs, harbour, pos, worths, deck, barrels, sales, colour_worth, 
         for k in range(4):
             need[k] = int(obs[f + F_NEED + k])
         bonus = colour_bonus + np.float64(plaza_bonus[pos])
-        possible, value = unload_value(deck, need, np.float64(obs[f + F_PAY]), bonus, colour_worth, s)
+        possible, value = unload_value(deck, need, np.float64(obs[f + F_PAY]), bonus, colour_worth, s, False)
         if possible:
             value, value_tag = _positive(value, wtag)
             score, tag = _add(score, tag, value, value_tag)
@@ -475,13 +480,20 @@ def _unload_pick(obs, mask, f, pos, deck, colour_worth, s, colour_bonus, plaza_b
         if mask[E.A_SPACE + space]:
             any_space = True
     if not any_space:
-        return E.A_PASS
+        if mask[E.A_PASS]:
+            return E.A_PASS
+        # A pair's second barrel is owed but out of reach: the engine offers only the Barry / Farry
+        # moves that keep it within reach, and the best of them is one of those.
+        return best_move(deck, mask, colour_worth, s, -np.inf)
     if mask[E.A_PASS]:  # nothing unloaded yet: is it worth it at all?
         need = np.zeros(4, np.int64)
         for k in range(4):
             need[k] = int(obs[O_NEED + k])
         bonus = colour_bonus + np.float64(plaza_bonus[pos])
-        possible, value = unload_value(deck, need, np.float64(obs[f + F_PAY]), bonus, colour_worth, s)
+        pay = np.float64(obs[f + F_PAY])
+        possible, value = unload_value(deck, need, pay, bonus, colour_worth, s, False)
+        if not possible:  # offered all the same: Barry / Farry moves between the barrels reach the second
+            possible, value = unload_value(deck, need, pay, bonus, colour_worth, s, True)
         if not possible or value < 0:
             return E.A_PASS
     best, best_score = -1, 0.0

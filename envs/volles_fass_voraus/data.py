@@ -222,7 +222,7 @@ MIXED_TILES = [
     [B(storm=1), B("load P", cost=1, sym="sail"), B("sailor", cost=1), B("unload OC", pay=6)],
     [B("load C"), B("unload C", pay=2, sym="fish"), B("sailor", cost=1), B("unload **", pay=6)],
     [B("unload C", pay=2), B("sailor", cost=2), B("load CC", sym="sail"), B("sailor +O", cost=1)],
-    [B(rob=1), B("maps 2", cost=2, sym="fish"), B("unload P", pay=5), B("load POC", cost=1)],
+    [B(rob=1), B("maps 2", cost=1, sym="fish"), B("unload P", pay=5), B("load POC", cost=1)],
     [B("maps 1", cost=1), B("unload *", pay=2), B("unload CC", pay=4, sym="sail"), B("unload PO", pay=9)],
     [B("sailor", cost=2), B(storm=2, chaos=1), B("unload O", pay=4, sym="fish"), B("maps 2", cost=1)],
     [B("unload *", pay=2, sym="sail"), B("load PC", cost=1), B("unload P", pay=5, sym="fish"), B("sailor +P", cost=2)],
@@ -237,7 +237,7 @@ UNLOADING_TILES = [
     [B("sailor", cost=1), B(rob_barrel=1), B("unload CC", pay=5, sym="fish"), B("unload P", pay=7)],
     [B(rob=2), B("sailor", cost=1), B("unload *", pay=3, sym="fish"), B("unload OO", pay=7)],
     [B("sailor", cost=2), B(storm=1, repair=1), B("maps 1", sym="fish"), B("unload PC", pay=8, sym="sail")],
-    [B("unload *", pay=2), B("maps 2", cost=2), B("sailor", cost=1, sym="sail"), B("unload PC", pay=8)],
+    [B("unload *", pay=2), B("maps 2", cost=1), B("sailor", cost=1, sym="sail"), B("unload PC", pay=8)],
 ]
 #: The printed start: each berth shows the starting doubloons (rulebook: 3, 4, ... 6).
 START_TILE = [B(start=3), B(start=4), B(start=5), B(start=6)]
@@ -319,6 +319,9 @@ def _compile():
                 load[tile, pos, COLOUR_LETTERS.index(words[1][1])] = 1
             elif kind == KIND_MAPS:
                 t["maps"][tile, pos] = int(words[1])
+                # "If the berth shows 1 doubloon, you pay this doubloon [...] If the berth shows no
+                # doubloons, you may take the treasure-map card for free."
+                assert b["cost"] <= 1, "a treasure-map berth shows 1 doubloon or none"
             for key in ("cost", "pay", "rob_barrel", "rob", "seasick", "storm", "repair", "chaos", "start"):
                 t[key][tile, pos] = b[key]
             pirate = b["rob_barrel"] or b["rob"]

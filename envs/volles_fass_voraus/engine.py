@@ -299,6 +299,28 @@ def _corridor_blockers():
 
 
 BLOCKERS = _corridor_blockers()
+
+
+def _space_steps():
+    """SPACE_STEPS[i, j]: the fewest Barry / Farry moves that take a barrel from space ``i`` to
+    space ``j`` (one step per move, between adjacent spaces; data.MOVE_FROM / MOVE_TO)."""
+    steps = np.full((NUM_SPACES, NUM_SPACES), NUM_SPACES, np.int64)
+    for i in range(NUM_SPACES):
+        steps[i, i] = 0
+        frontier = [i]
+        while frontier:
+            reached = []
+            for a in frontier:
+                for k in range(NUM_MOVES):
+                    b = MOVE_TO[k]
+                    if MOVE_FROM[k] == a and steps[i, b] > steps[i, a] + 1:
+                        steps[i, b] = steps[i, a] + 1
+                        reached.append(b)
+            frontier = reached
+    return steps
+
+
+SPACE_STEPS = _space_steps()
 #: PLAZA_CARDS[pos]: bit mask of the sailor cards paying a doubloon per barrel unloaded at berth ``pos``.
 PLAZA_CARDS = np.array([sum(1 << card for card in range(NUM_SAILORS) if SAILOR_PLAZA[card] == pos)
                         for pos in range(NUM_BERTHS)], np.int64)
@@ -332,12 +354,6 @@ def free_barrels(occ):
         if (occ >> i) & 1 and occ & BLOCKERS[i] == 0:
             mask |= 1 << i
     return mask
-
-
-@njit(cache=True, inline="always")
-def extractable_without(deck, gone):
-    """:func:`extractable` as if the barrel on space ``gone`` were already off the deck."""
-    return free_barrels(occupied(deck) & ~(1 << gone))
 
 
 # =============================================================================================
@@ -431,6 +447,15 @@ def treasure_value(state, seat):
 # =============================================================================================
 # Unloading: which barrels may be picked so that the berth's barrels can all come off
 # =============================================================================================
+#
+# A berth owes one or two barrels (checked at import). Two barrels are "both - in any order", and
+# Barry Fassel / Farry Bassel may be used "at any time during your turn", between the two barrels
+# too ("you might be able to unload a barrel (right now or later) that you couldn't get off the
+# deck before"). So the first barrel of a pair may be picked if, once it is off, the Barry / Farry
+# moves the player still has this turn can make a matching second barrel extractable
+# (:func:`can_complete`); while the second is owed only the moves that keep this so are offered,
+# and check_state asks the same of a started pair. One predicate, :func:`can_complete`, for all
+# three: the player can never be left with half a pair.
 
 
 @njit(cache=True, inline="always")
@@ -461,22 +486,105 @@ def barrels_owed(need):
 
 
 @njit(cache=True, inline="always")
-def fitting_barrel(deck, need, free, taken):
-    """Whether a barrel on a space of ``free`` is owed by ``need`` after ``taken`` (see fits_after)."""
+def owed_barrels(deck, need, occ, taken):
+    """Bit mask of the barrels of ``occ`` (spaces of ``deck``) that ``need`` still owes once a
+    barrel of colour ``taken`` (-1: none) has filled its slot (see fits_after)."""
+    fit = 0
     for i in range(NUM_SPACES):
-        if (free >> i) & 1 and fits_after(need, taken, deck[i] - 1):
+        if (occ >> i) & 1 and fits_after(need, taken, deck[i] - 1):
+            fit |= 1 << i
+    return fit
+
+
+@njit(cache=True, inline="always")
+def any_free(occ, fit):
+    """Whether a barrel of ``fit`` (a subset of the deck ``occ``) can be pulled off now."""
+    for i in range(NUM_SPACES):
+        if (fit >> i) & 1 and occ & BLOCKERS[i] == 0:
             return True
     return False
 
 
 @njit(cache=True, inline="always")
-def may_unload(deck, need, space, free):
-    """May the barrel on ``space`` go towards ``need`` now (``free`` = extractable(deck))?
+def moves_at_least(occ, fit):
+    """A lower bound on the Barry / Farry moves that make a barrel of ``fit`` extractable.
 
-    Only extractable barrels of a colour still owed; if more barrels are owed afterwards, the
-    berth's all-or-none rule asks that they can then be pulled off as well (judged without further
-    Barry / Farry moves: a player wanting a move in between makes it first). A berth owes at most
-    two barrels (checked at import), so one look past this barrel settles it.
+    For the barrel on ``i`` to be pulled off from space ``p`` it needs SPACE_STEPS[i, p] moves (a
+    move takes it one step at most), and the other barrels in p's corridor must all have left it
+    (a move takes one of them out at most: a slide moves one barrel, a swap leaves the corridor as
+    full as before unless it swaps that barrel itself). So at least the larger of the two.
+    """
+    best = NUM_SPACES
+    for i in range(NUM_SPACES):
+        if (fit >> i) & 1:
+            others = occ & ~(1 << i)
+            for p in range(NUM_SPACES):
+                need = max(SPACE_STEPS[i, p], count_bits(others & BLOCKERS[p]))
+                if need < best:
+                    best = need
+    return best
+
+
+@njit(cache=True)
+def can_complete(occ, fit, moves):
+    """Whether at most ``moves`` Barry / Farry moves can make a barrel of ``fit`` extractable on the
+    deck ``occ`` (bit masks; ``fit`` the barrels still owed): :func:`any_free` now, or after some
+    sequence of moves. A depth-first search over the moves, cut where :func:`moves_at_least` says
+    the moves left cannot do it. A move is seen through what it does to ``occ`` and ``fit``: a slide
+    onto a free adjacent space, or a swap of an owed barrel with one not owed (a legal swap: their
+    colours differ); other swaps change neither mask, and doing nothing is always allowed.
+    """
+    if any_free(occ, fit):
+        return True
+    if moves <= 0 or fit == 0 or moves_at_least(occ, fit) > moves:
+        return False
+    occs = np.empty(moves, np.int64)
+    fits = np.empty(moves, np.int64)
+    next_move = np.zeros(moves, np.int64)
+    occs[0] = occ
+    fits[0] = fit
+    depth = 0  # moves made to reach occs[depth], fits[depth]
+    while depth >= 0:
+        move = next_move[depth]
+        if move == NUM_MOVES:
+            depth -= 1
+            continue
+        next_move[depth] = move + 1
+        o = occs[depth]
+        f = fits[depth]
+        a = int(MOVE_FROM[move])  # int: 1 << an int8 space would be an int8 in plain Python (NEP 50)
+        b = int(MOVE_TO[move])
+        if not (o >> a) & 1:
+            continue
+        both = (1 << a) | (1 << b)
+        if (o >> b) & 1:
+            if a > b or ((f >> a) & 1) == ((f >> b) & 1):
+                continue
+            f ^= both
+        else:
+            o ^= both
+            if (f >> a) & 1:
+                f ^= both
+        if any_free(o, f):
+            return True
+        left = moves - depth - 1
+        if left > 0 and moves_at_least(o, f) <= left:
+            depth += 1
+            occs[depth] = o
+            fits[depth] = f
+            next_move[depth] = 0
+    return False
+
+
+@njit(cache=True, inline="always")
+def may_unload(deck, need, space, free, moves):
+    """May the barrel on ``space`` go towards ``need`` now (``free`` = extractable(deck)), with
+    ``moves`` Barry / Farry moves left this turn?
+
+    Only extractable barrels of a colour still owed; if another barrel is owed afterwards, the
+    berth's all-or-none rule asks that the moves left can then bring a matching one within reach
+    (:func:`can_complete`; with none, that one is extractable once this barrel is off). A berth
+    owes at most two barrels (checked at import), so one look past this barrel settles it.
     """
     if not (free >> space) & 1:
         return False
@@ -485,14 +593,15 @@ def may_unload(deck, need, space, free):
         return False
     if barrels_owed(need) == 1:
         return True
-    return fitting_barrel(deck, need, extractable_without(deck, space), colour)
+    occ = occupied(deck) & ~(1 << space)
+    return can_complete(occ, owed_barrels(deck, need, occ, colour), moves)
 
 
 @njit(cache=True)
 def can_deliver(deck, need):
     """Whether ``deck`` can deliver every barrel ``need`` asks (purple, orange, colourless, any) now,
-    each pulled straight off (no Barry / Farry moves between): the unloading rule for a berth not
-    yet started. Neither argument is changed."""
+    each pulled straight off (no Barry / Farry moves before or between): the unloading rule for a
+    berth not yet started, for a player without moves. Neither argument is changed."""
     return can_deliver_from(deck, need, extractable(deck))
 
 
@@ -502,7 +611,7 @@ def can_deliver_from(deck, need, free):
     if barrels_owed(need) == 0:
         return False
     for space in range(NUM_SPACES):
-        if may_unload(deck, need, space, free):
+        if may_unload(deck, need, space, free, 0):
             return True
     return False
 
@@ -516,20 +625,16 @@ def ahead_harbour(state):
 
 
 @njit(cache=True)
-def can_finish_unloading(state, deck):
-    """With one barrel still owed at this berth: is a matching barrel extractable now?"""
-    return fitting_barrel(deck, state.need, extractable(deck), -1)
+def can_finish_unloading(state, deck, moves):
+    """With one barrel still owed at this berth: can ``moves`` Barry / Farry moves (or none) bring a
+    matching barrel within reach?"""
+    occ = occupied(deck)
+    return can_complete(occ, owed_barrels(deck, state.need, occ, -1), moves)
 
 
 @njit(cache=True)
 def take_need(state, colour):
     state.need[need_slot(state.need, colour)] -= 1
-
-
-@njit(cache=True)
-def unload_allowed(state, deck, space, free):
-    """May the barrel on ``space`` be unloaded at this berth now (``free`` = extractable(deck))?"""
-    return may_unload(deck, state.need, space, free)
 
 
 # =============================================================================================
@@ -547,6 +652,16 @@ def fassel_card_ready(state, seat):
 
 
 @njit(cache=True)
+def fassel_moves_left(state, seat):
+    """The Barry / Farry moves ``seat`` may still make this turn (fassel_limit per card it may use)."""
+    left = 0
+    for card in (BARRY, FARRY):
+        if has_sailor(state, seat, card) and state.sailor_uses[card] < state.fassel_limit:
+            left += state.fassel_limit - state.sailor_uses[card]
+    return left
+
+
+@njit(cache=True)
 def apply_move(deck, move):
     a = MOVE_FROM[move]
     b = MOVE_TO[move]
@@ -556,18 +671,20 @@ def apply_move(deck, move):
 
 
 @njit(cache=True)
-def move_allowed(state, deck, move, unloading_pending):
-    """A slide onto a free adjacent space, or a swap of two different adjacent barrels (each pair once)."""
+def move_allowed(state, deck, move, moves_after):
+    """A slide onto a free adjacent space, or a swap of two different adjacent barrels (each pair
+    once). With a pair's second barrel owed (``moves_after`` >= 0: the moves left after this one;
+    -1 otherwise), only a move after which those moves can still bring it within reach."""
     a = MOVE_FROM[move]
     b = MOVE_TO[move]
     if deck[a] == EMPTY:
         return False
     if deck[b] != EMPTY and (a > b or deck[a] == deck[b]):
         return False
-    if unloading_pending:  # the owed barrel must stay reachable
+    if moves_after >= 0:
         apply_move(deck, move)
-        ok = can_finish_unloading(state, deck)
-        apply_move(deck, move)
+        ok = can_finish_unloading(state, deck, moves_after)
+        apply_move(deck, move)  # a move undoes itself
         return ok
     return True
 
@@ -578,10 +695,12 @@ def add_fassel_moves(state, seat, mask):
     if state.phase == PH_START_BERTH or state.phase == PH_OVER or fassel_card_ready(state, seat) < 0:
         return 0
     deck = state.deck[seat]
-    pending = state.phase == PH_UNLOAD and state.unloaded > 0
+    moves_after = -1
+    if state.phase == PH_UNLOAD and state.unloaded > 0:  # a pair started: its second barrel is owed
+        moves_after = fassel_moves_left(state, seat) - 1
     n = 0
     for move in range(NUM_MOVES):
-        if move_allowed(state, deck, move, pending):
+        if move_allowed(state, deck, move, moves_after):
             mask[A_MOVE + move] = 1
             n += 1
     return n
@@ -641,8 +760,9 @@ def fill_legal(state, mask):
                 n += 1
     elif phase == PH_UNLOAD:
         free = extractable(deck)
+        moves = fassel_moves_left(state, seat)
         for i in range(NUM_SPACES):
-            if deck[i] != EMPTY and unload_allowed(state, deck, i, free):
+            if deck[i] != EMPTY and may_unload(deck, state.need, i, free, moves):
                 mask[A_SPACE + i] = 1
                 n += 1
         if state.unloaded == 0:
@@ -1459,7 +1579,7 @@ STATE_PROBLEMS = (
     "a barrel in hand with no free deck space to place it",
     "loading: the barrels left to take do not fit the berth (all of them until the price is paid, fewer after)",
     "unloading: the barrels owed and those unloaded do not add up to the berth's, or a started pair cannot "
-    "be finished",
+    "be finished (not even with the Barry / Farry moves left)",
     "pirates / storm / seasickness: nothing to choose (to_give_up must be at least 1 and less than what the "
     "player holds), or the player is protected by Assecuranza Pit / Stormy D.",
     "storm chaos: the player or the others hold no sailor, or the card chosen to take is not another player's",
@@ -1738,8 +1858,9 @@ def check_pending_fields(state):
         owed = barrels_owed(state.need)
         if owed + state.unloaded != shown:
             return BAD_UNLOADING
-        if phase == PH_UNLOAD and (owed == 0 or (
-                state.unloaded > 0 and not can_finish_unloading(state, state.deck[state.current_player]))):
+        seat = state.current_player
+        if phase == PH_UNLOAD and (owed == 0 or (state.unloaded > 0 and not can_finish_unloading(
+                state, state.deck[seat], fassel_moves_left(state, seat)))):
             return BAD_UNLOADING
         if phase == PH_END_TURN and state.unloaded > 0 and owed > 0:
             return BAD_UNLOADING

@@ -646,6 +646,21 @@ def test_maps_are_drawn_secretly_free_or_for_their_price():
     assert (state.map_owner == BENNY).sum() == 0 and state.doubloons[BENNY] == 3
 
 
+def test_a_map_berth_costs_one_doubloon_or_nothing_also_for_two_maps():
+    # "If the berth shows 1 doubloon, you pay this doubloon in order to get the treasure-map card. If
+    # the berth shows no doubloons, you may take the treasure-map card for free."
+    map_berths = [(tile, pos) for tile in range(data.NUM_TILES) for pos in range(data.NUM_BERTHS)
+                  if data.BERTH_KIND[tile, pos] == data.KIND_MAPS]
+    assert {int(data.BERTH_COST[tile, pos]) for tile, pos in map_berths} == {0, 1}
+    two_maps = [(tile, pos) for tile, pos in map_berths if data.BERTH_MAPS[tile, pos] == 2]
+    assert {data.tile_name(tile) for tile, _ in two_maps} >= {"M5", "U8"}  # these asked 2 doubloons before
+    for tile, pos in two_maps:
+        env = new_env(3)
+        state = first_to_move(env, BENNY, next_tile=data.tile_name(tile))
+        act(env, E.A_BERTH + pos, E.A_TAKE_MAPS)
+        assert (state.map_owner == BENNY).sum() == 2 and state.doubloons[BENNY] == 3 - 1, data.tile_name(tile)
+
+
 def test_maps_need_their_price_and_a_pile():
     tile, pos = TWO_MAPS
     env = new_env(3)

@@ -57,6 +57,18 @@ def unloading():
     return env
 
 
+def unloading_with_barry():
+    """Benny at "unload PP -> 10" with one purple off; the other is out of reach but for Barry's move."""
+    env = new_env(3)
+    tile, pos = berth("unload PP -> 10")
+    state = first_to_move(env, 0, next_tile=tile)
+    load_deck(state, 0, deck_of((9, P), (10, P), (3, O)))  # the orange on 3 blocks the purple on 10
+    give_sailors(state, 0, "Barry Fassel")
+    act(env, E.A_BERTH + pos, E.A_SPACE + 9)
+    assert state.phase == E.PH_UNLOAD and state.unloaded == 1 and not engine.extractable(state.deck[0]) >> 10 & 1
+    return env
+
+
 def robbed():
     env = new_env(3)
     tile, pos = berth("pirates rob a barrel")
@@ -171,6 +183,7 @@ BREAKS = [  # (problem, position, how to break it)
     (E.BAD_LOADING, loading, lambda s: s.load_left.__setitem__(1, 0)),
     (E.BAD_UNLOADING, unloading, lambda s: setattr(s, "unloaded", 0)),
     (E.BAD_UNLOADING, unloading, _empty_the_deck),  # the pair's second barrel is gone
+    (E.BAD_UNLOADING, unloading_with_barry, lambda s: s.sailor_uses.__setitem__(0, 1)),  # Barry's move spent
     (E.BAD_GIVE_UP, robbed, lambda s: give_sailors(s, 0, "Assecuranza Pit")),
     (E.BAD_GIVE_UP, robbed, _lose_a_barrel),  # one barrel left: nothing to choose
     (E.BAD_CHAOS, storm_chaos, _box_the_others_sailors),
