@@ -26,7 +26,9 @@ investigates; executes the liberal the table trusts most; never vetoes.
 
 **Hitler** plays liberal-looking: it votes, nominates and legislates like a liberal (enacting
 liberal policies when it can, with true claims) to be trusted, votes ja on its own chancellorship
-and those of known teammates, and only enacts the sixth, winning fascist policy.
+and those of teammates it knows (by default it knows none: the rulebook's Hitler does not know the
+fascists), and only enacts the sixth, winning fascist policy. Term limits reach it only through
+the legal mask (nominations) and the observation.
 """
 
 import numpy as np
@@ -109,7 +111,7 @@ def suspicion(obs, me, role, team):
     if role == HITLER:
         for p in range(P):
             if team[p] and p != me:
-                s[p] -= 3.0  # a known teammate (5-6 players)
+                s[p] -= 3.0  # a known teammate (only with hitler_knows_fascists True or "auto" at 5-6 players)
     return s
 
 

@@ -1,7 +1,13 @@
-"""Secret Hitler rules (Max Temkin et al., official rules for 5-10 players) over one numba record.
+"""Secret Hitler rules (Max Temkin et al., 5-10 players) over one numba record.
 
 Everything here is rules; the PettingZoo adapter, options and documentation live in ``env.py``.
-Decisions where the rulebook is silent are listed in ``docs/rules/secret_hitler.md``.
+The rulebook (``shared/rulebooks/secret_hitler.txt``) decides; where it is silent the official
+rules or a decision listed in ``docs/rules/secret_hitler.md`` do. Three rules follow the rulebook
+by default and the official rules as options (in the record, so every function reads them):
+``hitler_knows`` (Hitler knows nobody; official: the fascist at 5-6 players), ``term_limits``
+(the government that last enacted a policy; official: the last elected one, its president free
+with 5 or fewer living) and ``reshuffle`` (when the president draws from fewer than 3; official:
+after every session and chaos enactment that leaves fewer than 3).
 
 The game runs as a sequence of phases, each with one seat to act:
 
@@ -14,7 +20,8 @@ Card bookkeeping. Every election is an entry of the history arrays ``h_*`` (a ga
 30 elections: the tracker forces a policy every third failure, and at most 10 policies are
 enacted). An entry whose government drew cards holds that session's discards. Between two
 reshuffles (an *epoch*) the discard pile is exactly the discards of that epoch's sessions, and
-each epoch starts from a public composition (every card not enacted is in the new deck); this is
+each epoch starts from a public composition (every card not enacted is in the new deck: nobody
+holds a hand when the deck is reshuffled); this is
 what lets :func:`determinize` resample cards exactly. The policy peek (at most one a game) is
 kept with where its policies went (chaos, the hand of ``peek_session``, or back into the pile).
 
@@ -53,6 +60,14 @@ MAX_ELECTIONS = 30  # per game: the tracker forces a policy every third failure,
 HISTORY_CAP = 32  # history entries in the record (every election of a game fits)
 MAX_EPOCHS = 20  # deck reshuffles + 1 (at most 10: an epoch spends >= 6 policies, a game <= 65)
 HISTORY = MAX_ELECTIONS  # elections shown in the observation, most recent first: the whole game
+
+# Options held in the record (``make_config``): the rulebook's rule is 0, the official rules' 1.
+TERM_LIMITS_RULEBOOK = 0  # the president and chancellor that enacted the last policy
+TERM_LIMITS_OFFICIAL = 1  # the last elected government; with 5 or fewer living only its chancellor
+RESHUFFLE_AT_DRAW = 0  # when the president draws from fewer than 3 (chaos: from an empty deck)
+RESHUFFLE_AFTER_SESSION = 1  # after every session and chaos enactment that leaves fewer than 3
+TERM_LIMIT_RULES = ("rulebook", "official")
+RESHUFFLE_RULES = ("at_draw", "after_session")
 
 # Roles and parties; a policy is LIBERAL or FASCIST too.
 LIBERAL, FASCIST, HITLER = 0, 1, 2
@@ -114,6 +129,8 @@ STATE = state_dtype([
     ("phase", np.int8),
     ("claims", np.int8),  # 1: the claim phases are played
     ("hitler_knows", np.int8),  # 1: Hitler knows the fascists
+    ("term_limits", np.int8),  # TERM_LIMITS_RULEBOOK or TERM_LIMITS_OFFICIAL
+    ("reshuffle", np.int8),  # RESHUFFLE_AT_DRAW or RESHUFFLE_AFTER_SESSION
     ("role", np.int8, (MAX_PLAYERS,)),
     ("alive", np.int8, (MAX_PLAYERS,)),
     ("living", np.int8),
@@ -131,7 +148,7 @@ STATE = state_dtype([
     ("president", np.int8),
     ("nominee", np.int8),
     ("chancellor", np.int8),  # elected, while its session and powers run; -1 otherwise
-    ("last_president", np.int8),  # the last elected government (term limits); -1 none
+    ("last_president", np.int8),  # the term-limited government (``term_limits``); -1 none
     ("last_chancellor", np.int8),
     ("rotation", np.int8),  # the regular presidency passes left from this seat
     ("special_next", np.int8),  # seat chosen by a special election, -1 none
@@ -176,7 +193,8 @@ STATE = state_dtype([
     ("h_chanc_discard", np.int8, (H, 2)),  # the second only on a veto
 ], MAX_PLAYERS)
 
-CONFIG = config_dtype([("claims", np.int8), ("hitler_knows", np.int8)])  # hitler_knows -1: auto
+CONFIG = config_dtype([("claims", np.int8), ("hitler_knows", np.int8),  # hitler_knows -1: auto
+                       ("term_limits", np.int8), ("reshuffle", np.int8)])
 
 # ---- the observation ------------------------------------------------------------------------
 # The seat's whole information state: its role and what it shows, the table now, what it holds or
@@ -204,7 +222,7 @@ LAYOUT = Layout(
     ("nominee", P, 0, 1, "one-hot: the nominated chancellor"),
     ("chancellor", P, 0, 1, "one-hot: the elected chancellor (during its session and powers)"),
     ("next_president", P, 0, 1, "one-hot: who is president after this government"),
-    ("term_limited", P, 0, 1, "living players who may not be nominated chancellor now"),
+    ("term_limited", P, 0, 1, "living players the president now may not nominate chancellor (term limits)"),
     ("veto_unlocked", 1, 0, 1, "5 fascist policies are enacted: the veto power exists"),
     ("phase", NUM_PHASES, 0, 1, "one-hot: the phase"),
     ("to_act", P, 0, 1, "one-hot: the seat to act"),
@@ -277,6 +295,8 @@ def make_config(config):
     record["claims"] = 1 if config["claims"] else 0
     knows = config["hitler_knows_fascists"]
     record["hitler_knows"] = -1 if knows == "auto" else int(bool(knows))
+    record["term_limits"] = TERM_LIMIT_RULES.index(config["term_limits"])
+    record["reshuffle"] = RESHUFFLE_RULES.index(config["reshuffle"])
     return record
 
 
@@ -322,11 +342,39 @@ def next_president(state):
 
 
 @njit(cache=True)
-def term_limited(state, seat):
-    """Whether ``seat`` is barred from the chancellorship by the last elected government."""
-    if seat == state.last_chancellor:
+def barred_by_limits(rule, living, last_president, last_chancellor, seat):
+    """Whether the term limits bar ``seat`` from the chancellorship, before the exception of
+    :func:`limited_among`. ``last_president``/``last_chancellor`` are the government the rule
+    remembers (-1: none): with TERM_LIMITS_RULEBOOK the one that enacted the last policy, both
+    barred; with TERM_LIMITS_OFFICIAL the last elected one, its president only with more than 5
+    ``living`` players."""
+    if seat == last_chancellor:
         return True
-    return seat == state.last_president and state.living > 5
+    return seat == last_president and (rule == TERM_LIMITS_RULEBOOK or living > 5)
+
+
+@njit(cache=True)
+def limited_among(rule, alive, num_players, living, president, last_president, last_chancellor, seat):
+    """Whether ``president`` may not nominate ``seat`` for the term limits: it is barred, and some
+    other living player is not. When the limits bar every living player but the president (3
+    living, the other two the last government) they are lifted for that nomination.
+
+    The one definition of the term limits: the engine (masks, observation, ``check_state``'s
+    replay of the history, with its own ``alive``) and the renderer call it."""
+    if not barred_by_limits(rule, living, last_president, last_chancellor, seat):
+        return False
+    for p in range(num_players):
+        if p != president and alive[p] != 0 and not barred_by_limits(rule, living, last_president,
+                                                                     last_chancellor, p):
+            return True
+    return False
+
+
+@njit(cache=True)
+def term_limited(state, seat):
+    """Whether the president now may not nominate ``seat`` chancellor for the term limits."""
+    return limited_among(state.term_limits, state.alive, state.num_players, state.living, state.president,
+                         state.last_president, state.last_chancellor, seat)
 
 
 @njit(cache=True)
@@ -369,6 +417,8 @@ def reset(state, config, seed):
     n = state.num_players
     state.claims = config.claims
     state.hitler_knows = config.hitler_knows if config.hitler_knows >= 0 else (1 if n <= 6 else 0)
+    state.term_limits = config.term_limits
+    state.reshuffle = config.reshuffle
     # Roles: one Hitler, the ordinary fascists, liberals; dealt at random.
     fascists = fascists_without_hitler(n)
     for seat in range(n):
@@ -479,9 +529,22 @@ def _start_government(state):
 
 @njit(cache=True)
 def _reshuffle_if_short(state):
-    """Fewer than 3 policies left: shuffle the discards into the deck; a new epoch begins."""
-    if state.deck_size >= 3:
-        return
+    """Fewer than 3 policies left: shuffle the discards into the deck."""
+    if state.deck_size < 3:
+        _reshuffle(state)
+
+
+@njit(cache=True)
+def _reshuffle_after(state):
+    """The end of a session or a chaos enactment: the official rules' reshuffle (option)."""
+    if state.reshuffle == RESHUFFLE_AFTER_SESSION:
+        _reshuffle_if_short(state)
+
+
+@njit(cache=True)
+def _reshuffle(state):
+    """Shuffle the discards into what is left of the deck; a new epoch begins. Nobody holds a
+    hand (the caller makes sure), so the new deck is every policy not on the tracks."""
     left = peek_on_deck(state)
     if left > 0:
         state.peek_rest = left  # the peeked policies still on top go back into the pile
@@ -526,6 +589,8 @@ def _advance_tracker(state):
     if state.tracker < CHAOS:
         return False
     entry = state.elections - 1
+    if state.deck_size == 0:  # (only with reshuffle="at_draw": the other rule never leaves it short)
+        _reshuffle(state)
     state.deck_size -= 1
     policy = state.deck[state.deck_size]
     if policy == LIBERAL:
@@ -538,7 +603,7 @@ def _advance_tracker(state):
     state.last_chancellor = -1
     if _enact(state, policy):  # its power, if any, is ignored
         return True
-    _reshuffle_if_short(state)
+    _reshuffle_after(state)
     return False
 
 
@@ -591,14 +656,17 @@ def _elect(state, e):
     state.h_elected[e] = 1
     chancellor = state.nominee
     state.chancellor = chancellor
-    state.last_president = state.president
-    state.last_chancellor = chancellor
+    if state.term_limits == TERM_LIMITS_OFFICIAL:  # the elected government is term-limited
+        state.last_president = state.president
+        state.last_chancellor = chancellor
     if state.fascist_enacted >= HITLER_ZONE:
         if state.role[chancellor] == HITLER:
             _end(state, FASCIST, HITLER_ELECTED)
             return
         state.cleared[chancellor] = 1  # everybody now knows this player is not Hitler
-    # The legislative session: the president draws the top three.
+    # The legislative session: the president draws the top three, the discards shuffled in first
+    # if fewer remain (reshuffle="after_session" never leaves fewer).
+    _reshuffle_if_short(state)
     left = peek_on_deck(state)
     if left > 0:  # with them the peeked policies still on the deck
         state.peek_session = e
@@ -646,9 +714,12 @@ def _chancellor_discards(state, policy):
     state.hand_lib = 0
     state.hand_fas = 0
     state.h_policy[e] = enacted
+    if state.term_limits == TERM_LIMITS_RULEBOOK:  # the government that enacted it is term-limited
+        state.last_president = state.president
+        state.last_chancellor = state.chancellor
     if _enact(state, enacted):
         return
-    _reshuffle_if_short(state)
+    _reshuffle_after(state)
     power = NO_POWER
     if enacted == FASCIST:
         power = POWERS[power_band(state.num_players), state.fascist_enacted - 1]
@@ -671,7 +742,7 @@ def _veto_answer(state, consent):
     state.discard_fas += state.hand_fas
     state.hand_lib = 0
     state.hand_fas = 0
-    _reshuffle_if_short(state)  # the session is over; chaos may then need the top card
+    _reshuffle_after(state)  # the session is over (chaos reshuffles an empty deck itself)
     if _advance_tracker(state):
         return
     _after_session(state, NO_POWER)
@@ -698,6 +769,9 @@ def _begin_power(state):
     state.h_power[e] = power
     state.current_player = state.president
     if power == PEEK:
+        # Fewer than 3 left: the discards are shuffled in first (as the next draw would), so the
+        # president sees the three policies the next president will draw.
+        _reshuffle_if_short(state)
         state.peeker = state.president
         state.peek_epoch = state.epoch
         state.peek_base = state.deck_size - 3
@@ -1268,6 +1342,8 @@ _ELECTION_OR_NONE = (-1, MAX_ELECTIONS - 1)
 #: The inclusive range of every element of each game field (unused entries are 0).
 STATE_BOUNDS = {
     "phase": (0, NUM_PHASES - 1), "claims": (0, 1), "hitler_knows": (0, 1),
+    "term_limits": (TERM_LIMITS_RULEBOOK, TERM_LIMITS_OFFICIAL),
+    "reshuffle": (RESHUFFLE_AT_DRAW, RESHUFFLE_AFTER_SESSION),
     "role": (LIBERAL, HITLER), "alive": (0, 1), "living": (3, MAX_PLAYERS), "cleared": (0, 1),
     "investigator": _SEAT_OR_NONE,
     "liberal_enacted": (0, LIBERAL_WIN), "fascist_enacted": (0, FASCIST_WIN), "tracker": (0, CHAOS - 1),
@@ -1301,15 +1377,16 @@ STATE_PROBLEMS = (
     "phase and current_player disagree (the president acts, or the chancellor, or the next living voter)",
     "president, nominee or chancellor do not fit the phase (living, eligible, the government just elected)",
     "the ballots of the running election are not exactly those of the seats that have voted so far",
-    "the draw pile holds fewer than 3 policies outside a legislative session",
+    "the draw pile holds fewer than 3 policies outside a legislative session (reshuffle=\"after_session\")",
     "history entries beyond `elections` are not blank",
     "an election entry is malformed (its seats, ballots and result, session cards, claims or power)",
     "the history does not replay: the presidency, the voters, the tracker, chaos enactments, vetoes, powers and "
     "tracks must follow from it",
-    "the public facts do not follow from the history (executed, investigated, proven not Hitler, last government, "
-    "last session)",
+    "the public facts do not follow from the history (executed, investigated, proven not Hitler, the term-limited "
+    "government, last session)",
     "the epoch bookkeeping does not add up (each epoch: 3 policies a session, chaos, what was left; the next "
-    "epoch's deck; the discard pile is this epoch's discards; the hand is the running session's)",
+    "epoch's deck; the discard pile is this epoch's discards; the hand is the running session's; with "
+    "reshuffle=\"at_draw\" each reshuffle made for a draw, an empty deck's chaos enactment or the peek)",
     "the peek bookkeeping does not fit the history, the deck or the hand that drew the peeked policies",
     "a pending power, the veto flags or a claim phase do not fit the game (options, band, phase, targets left)",
     "the end of the game does not fit (winner, reason, tracks, Hitler's fate and the rewards must agree)",
@@ -1462,11 +1539,15 @@ def _government_ok(state):
         return False
     if phase == ELECTION:
         return state.chancellor == -1 and not term_limited(state, nominee)
-    # An elected government: the last one (unless a veto threw the country into chaos).
-    if state.h_chaos[state.elections - 1] != 0:
-        return state.chancellor == nominee and state.last_president == -1 and state.last_chancellor == -1
-    return (state.chancellor == nominee and state.last_president == state.president
-            and state.last_chancellor == nominee)
+    if state.chancellor != nominee:
+        return False
+    # An elected government is the term-limited one (official rules: once elected; the rulebook:
+    # once it enacted), unless a veto threw the country into chaos, which lifts the limits.
+    if state.h_chaos[last] != 0:
+        return state.last_president == -1 and state.last_chancellor == -1
+    if state.term_limits == TERM_LIMITS_OFFICIAL or state.h_policy[last] != UNSET:
+        return state.last_president == state.president and state.last_chancellor == nominee
+    return True  # before its enactment, or vetoed: an earlier government's limits (the replay checks them)
 
 
 @njit(cache=True)
@@ -1494,6 +1575,10 @@ def _ballots_ok(state):
 
 @njit(cache=True)
 def _deck_ok(state):
+    """With reshuffle="after_session" the deck holds 3 or more between sessions; with "at_draw" it
+    may hold fewer until the next draw (the discards are then shuffled in)."""
+    if state.reshuffle == RESHUFFLE_AT_DRAW:
+        return True
     phase = state.phase
     drawn = phase == PRESIDENT_LEGISLATES or phase == CHANCELLOR_LEGISLATES or phase == VETO
     return state.terminal != 0 or drawn or state.deck_size >= 3
@@ -1683,22 +1768,27 @@ def _replay(state):
     and the public facts (executions, investigations, proven not Hitler, the last government) too."""
     n = state.num_players
     band = power_band(n)
+    official = state.term_limits == TERM_LIMITS_OFFICIAL
     tracker, lib, fas, executions = 0, 0, 0, 0
     last_president, last_chancellor, last_session = -1, -1, -1
     cleared = np.zeros(MAX_PLAYERS, np.int8)
+    alive = np.zeros(MAX_PLAYERS, np.int8)
+    alive[:n] = 1
     investigator = np.full(MAX_PLAYERS, -1, np.int64)
     for e in range(state.elections):
         if lib == LIBERAL_WIN or fas == FASCIST_WIN:
             return BAD_REPLAY  # the game ended before this election
         president, nominee = int(state.h_president[e]), int(state.h_nominee[e])
-        if nominee == last_chancellor or nominee == last_president and n - executions > 5:
+        if limited_among(state.term_limits, alive, n, n - executions, president, last_president, last_chancellor,
+                         nominee):
             return BAD_REPLAY  # the nominee was term-limited
         if e == state.elections - 1 and state.phase == ELECTION:
             break
         if state.h_veto[e] != 0 and fas < VETO_UNLOCK:
             return BAD_REPLAY
         if state.h_elected[e] != 0:
-            last_president, last_chancellor = president, nominee
+            if official:  # the last elected government is term-limited
+                last_president, last_chancellor = president, nominee
             if fas >= HITLER_ZONE:
                 if state.role[nominee] == HITLER:  # the fascists won: nothing more happened
                     if e != state.elections - 1 or state.h_session[e] != 0 or state.win_reason != HITLER_ELECTED:
@@ -1712,6 +1802,8 @@ def _replay(state):
             return BAD_REPLAY
         policy = int(state.h_policy[e])
         if policy != UNSET and state.h_chaos[e] == 0:  # enacted by the government
+            if not official:  # the government that enacted the last policy is term-limited
+                last_president, last_chancellor = president, nominee
             tracker = 0
             if policy == LIBERAL:
                 lib += 1
@@ -1739,6 +1831,7 @@ def _replay(state):
         target = int(state.h_target[e])
         if target >= 0 and state.h_power[e] == EXECUTE:
             executions += 1
+            alive[target] = 0
             cleared[target] = 1
             if state.alive[target] != 0:
                 return BAD_FACTS
@@ -1764,6 +1857,8 @@ def _epochs_ok(state):
     """Each epoch's policies: 3 a session, 1 a chaos enactment, and what is (or was) left of its
     deck; the next epoch's deck is that remainder with the epoch's discards."""
     if state.epoch_lib[0] != NUM_LIBERAL_POLICIES or state.epoch_fas[0] != NUM_FASCIST_POLICIES:
+        return False
+    if state.reshuffle == RESHUFFLE_AT_DRAW and not _reshuffles_at_draw_ok(state):
         return False
     previous = 0
     for e in range(state.elections):
@@ -1807,6 +1902,25 @@ def _epochs_ok(state):
         return state.h_drawn_lib[e] == state.hand_lib
     if state.phase == CHANCELLOR_LEGISLATES or state.phase == VETO:
         return state.h_passed_lib[e] == state.hand_lib
+    return True
+
+
+@njit(cache=True)
+def _reshuffles_at_draw_ok(state):
+    """With reshuffle="at_draw" every reshuffle was made for something: a president's draw (the
+    new epoch has a session), a chaos enactment from an empty deck (nothing was left of the old
+    epoch's) or the peek."""
+    for epoch in range(1, state.epoch + 1):
+        if state.peek_epoch == epoch:
+            continue
+        if state.epoch_chaos_lib[epoch] + state.epoch_chaos_fas[epoch] > 0 and state.epoch_remainder[epoch - 1] == 0:
+            continue
+        drawn = False
+        for e in range(state.elections):
+            if state.h_session[e] != 0 and state.h_epoch[e] == epoch:
+                drawn = True
+        if not drawn:
+            return False
     return True
 
 

@@ -10,12 +10,15 @@
 
 The liberals (the majority) win by enacting 5 liberal policies or executing Hitler; the fascists
 win by enacting 6 fascist policies or electing Hitler chancellor once 3 fascist policies are
-enacted. Fascists know each other and Hitler; Hitler knows the fascist in 5-6 player games and
-nobody in 7-10 (option ``hitler_knows_fascists``). Each round a president nominates a chancellor,
-every living player votes, and an elected government enacts one of three policies drawn by the
-president (the president discards one, the chancellor one). Fascist policies give the president
-powers (investigate, special election, policy peek, execution) by player count. Every rule and
-every decision taken where the rulebook is silent: ``docs/rules/secret_hitler.md``.
+enacted. Fascists know each other and Hitler; Hitler knows nobody (option
+``hitler_knows_fascists``). Each round a president nominates a chancellor (not the president or
+the chancellor that enacted the last policy: option ``term_limits``), every living player votes,
+and an elected government enacts one of three policies drawn by the president (the president
+discards one, the chancellor one; with fewer than three left the discards are shuffled in first:
+option ``reshuffle``). Fascist policies give the president powers (investigate, special election,
+policy peek, execution) by player count. The defaults follow the rulebook
+(``shared/rulebooks/secret_hitler.txt``); the options give the official rules' variants. Every
+rule and every decision taken where the rulebook is silent: ``docs/rules/secret_hitler.md``.
 
 Seats act one at a time. Voting is simultaneous at the table: here the living seats vote one
 after another (the president first, then to its left), but no ballot appears in any observation
@@ -89,7 +92,7 @@ or another seat's ballot before the vote is complete. Unused seats (fewer than 1
 | `nominee` | 133 | (10,) | 0..1 | one-hot: the nominated chancellor |
 | `chancellor` | 143 | (10,) | 0..1 | one-hot: the elected chancellor (during its session and powers) |
 | `next_president` | 153 | (10,) | 0..1 | one-hot: who is president after this government |
-| `term_limited` | 163 | (10,) | 0..1 | living players who may not be nominated chancellor now |
+| `term_limited` | 163 | (10,) | 0..1 | living players the president now may not nominate chancellor (term limits) |
 | `veto_unlocked` | 173 | (1,) | 0..1 | 5 fascist policies are enacted: the veto power exists |
 | `phase` | 174 | (13,) | 0..1 | one-hot: the phase |
 | `to_act` | 187 | (10,) | 0..1 | one-hot: the seat to act |
@@ -138,7 +141,9 @@ every other step. ``info`` is empty.
 |---|---|---|
 | ``num_players`` | 7 | 5..10 |
 | ``claims`` | True | True: the claim phases are played; False: no claims |
-| ``hitler_knows_fascists`` | "auto" | "auto" (5-6 players: yes, 7-10: no), True, False |
+| ``hitler_knows_fascists`` | False | False (the rulebook: Hitler knows nobody), "auto" (official rules: the fascist at 5-6 players, nobody at 7-10), True |
+| ``term_limits`` | "rulebook" | "rulebook": the president and chancellor that enacted the last policy may not be nominated chancellor (a vetoed government enacted nothing; lifted when they would leave the president nobody to nominate); "official": the last elected government, with 5 or fewer living players only its chancellor. Chaos clears them in both |
+| ``reshuffle`` | "at_draw" | "at_draw": the discards are shuffled in when the president draws from fewer than 3 (chaos: from an empty deck; a peek: from fewer than 3, first); "after_session" (official rules): after every session or chaos enactment that leaves fewer than 3 |
 | ``max_cycles`` | 10000 | truncate after that many decisions (None: never); a game takes at most ~600 |
 | ``illegal_action`` | "raise" | "raise", "penalize" |
 | ``render_mode`` | None | "human", "ansi", "rgb_array" |
@@ -201,13 +206,21 @@ GAME = Game(
     options={
         "claims": Option(True, "play the structured claim phases (True) or not (False)", choices=(True, False)),
         "hitler_knows_fascists": Option(
-            "auto", "whether Hitler knows the fascists: 'auto' (5-6 players yes, 7-10 no), True, False",
-            choices=("auto", True, False)),
+            False, "whether Hitler knows the fascists: False (the rulebook), 'auto' (official rules: 5-6 players "
+            "yes, 7-10 no), True", choices=(False, "auto", True)),
+        "term_limits": Option(
+            "rulebook", "who may not be nominated chancellor: 'rulebook' (the government that enacted the last "
+            "policy) or 'official' (the last elected one; with 5 or fewer living only its chancellor)",
+            choices=engine.TERM_LIMIT_RULES),
+        "reshuffle": Option(
+            "at_draw", "when the discards are shuffled into the deck: 'at_draw' (the rulebook: when the president "
+            "draws from fewer than 3) or 'after_session' (official rules: when a session or chaos leaves fewer than 3)",
+            choices=engine.RESHUFFLE_RULES),
     },
     default_max_cycles=10_000,
     role_of=role_of,
     fair_share=fair_share,
-    description="Secret Hitler (official rules, 5-10 players) with structured claims",
+    description="Secret Hitler (the rulebook, official rules as options, 5-10 players) with structured claims",
 )
 
 

@@ -24,17 +24,11 @@ def _known_role(state, seat, viewer):
     """The role of ``seat`` as ``viewer`` knows it: a role name, a party, or None."""
     if viewer is None or seat == viewer:
         return ROLE_NAMES[state.role[seat]]
-    if state.role[viewer] == E.FASCIST or (state.role[viewer] == E.HITLER and state.hitler_knows):
+    if E.knows_all_roles(state, viewer):
         return ROLE_NAMES[state.role[seat]]
     if state.investigator[seat] == viewer:
         return "liberal party" if state.role[seat] == E.LIBERAL else "fascist party"
     return None
-
-
-def _term_limited(state, seat):
-    if seat == state.last_chancellor:
-        return True
-    return seat == state.last_president and state.living > 5
 
 
 def _holder(state):
@@ -114,7 +108,7 @@ def ansi(state, config, viewer=None, history=6):
                 offices.append("CHANCELLOR")
             elif seat == state.nominee:
                 offices.append("nominee")
-        if _term_limited(state, seat) and state.alive[seat]:
+        if state.alive[seat] and E.term_limited(state, seat):  # the engine's rule, not a copy
             offices.append("term-limited")
         if state.cleared[seat]:
             offices.append("not Hitler")

@@ -100,7 +100,7 @@ BREAKS = {
     E.BAD_GOVERNMENT: (nomination, lambda r: r.__setitem__("nominee", other_living(r, r["president"])), {}),
     E.BAD_BALLOTS: (voter_to_come, lambda r: r["ballot"].__setitem__(
         E.next_living(r, r["current_player"]), E.JA), {}),
-    E.BAD_DECK: (nomination, deck_to_discards, {}),
+    E.BAD_DECK: (nomination, deck_to_discards, {"reshuffle": "after_session"}),  # "at_draw" allows it
     E.BAD_BLANK: (nomination, lambda r: r["h_president"].__setitem__(r["elections"], 1), {}),
     E.BAD_ENTRY: (failed_election, lambda r: r["h_elected"].__setitem__(
         next(e for e in range(r["elections"]) if not r["h_elected"][e]), 1), {}),
@@ -129,6 +129,28 @@ def test_each_broken_invariant_is_rejected_with_its_message(code):
     assert code_of(record) == code, E.STATE_PROBLEMS[code_of(record)]
     with pytest.raises(InvalidStateError, match=re.escape(E.STATE_PROBLEMS[code])):
         check_records(GAME, record)
+
+
+def reshuffle_now(r):
+    """Shuffle the discards into a short deck between sessions, as reshuffle="after_session" does."""
+    size, epoch = int(r["deck_size"]), int(r["epoch"])
+    cards = [E.LIBERAL] * int(r["discard_lib"]) + [E.FASCIST] * int(r["discard_fas"])
+    r["epoch_remainder"][epoch] = size
+    r["deck"][size: size + len(cards)] = cards
+    r["deck_size"] = size + len(cards)
+    r["discard_lib"] = r["discard_fas"] = 0
+    r["epoch"] = epoch + 1
+    r["epoch_lib"][epoch + 1] = E.NUM_LIBERAL_POLICIES - r["liberal_enacted"]
+    r["epoch_fas"][epoch + 1] = E.NUM_FASCIST_POLICIES - r["fascist_enacted"]
+
+
+def test_with_reshuffle_at_draw_a_reshuffle_between_sessions_is_rejected():
+    record = reach(lambda r: r["phase"] == E.NOMINATION and r["deck_size"] < 3 and r["discard_fas"] > 0)
+    assert record[0]["reshuffle"] == E.RESHUFFLE_AT_DRAW
+    reshuffle_now(record[0])
+    assert code_of(record) == E.BAD_EPOCHS, "nobody drew: the rulebook would not have shuffled yet"
+    record[0]["reshuffle"] = E.RESHUFFLE_AFTER_SESSION
+    assert code_of(record) == 0, "the official rules shuffle right after the session"
 
 
 def test_a_field_out_of_its_bounds_is_rejected_before_the_rules():

@@ -187,30 +187,36 @@ def test_pending_ballots_of_others_are_resampled_but_not_its_own():
     assert len({tuple(b[[0, 1, 3]]) for b in ballots}) > 3
 
 
-def after_a_reshuffle_before_the_claims(seed):
-    """A random 7-player game stopped right after a session that reshuffled the deck."""
+def right_after_a_reshuffle(seed, reshuffle):
+    """A random 7-player game stopped right after the deck was reshuffled, and the last session of
+    the past epoch: with "after_session" at the claims of the session that reshuffled, with
+    "at_draw" when the next president has drawn from the new deck."""
     rng = np.random.default_rng(seed)
-    env = raw_env(num_players=7)
+    env = raw_env(num_players=7, reshuffle=reshuffle)
     env.reset(seed=seed)
     while not env._states[0].terminal:
         r = env._states[0]
-        if r.phase == E.PRESIDENT_CLAIM and r.h_epoch[r.last_session] < r.epoch:
-            return env
+        sessions = [e for e in range(r.elections) if r.h_session[e]]
+        if reshuffle == "after_session" and r.phase == E.PRESIDENT_CLAIM and r.h_epoch[r.last_session] < r.epoch:
+            return env, int(r.last_session)
+        if (reshuffle == "at_draw" and r.phase == E.PRESIDENT_LEGISLATES and len(sessions) > 1
+                and r.h_epoch[sessions[-2]] < r.epoch):
+            return env, sessions[-2]
         env.step(int(rng.choice(env.legal_actions())))
-    return None
+    return None, -1
 
 
-def test_past_epochs_are_resampled_consistently():
-    """After a reshuffle the last session's discards (shown to its members) are dealt from that
-    epoch's unseen cards; the record stays a valid game."""
+@pytest.mark.parametrize("reshuffle", ["at_draw", "after_session"])
+def test_past_epochs_are_resampled_consistently(reshuffle):
+    """After a reshuffle the past epoch's last session's discards (shown to its members) are dealt
+    from that epoch's unseen cards; the record stays a valid game."""
     found = 0
     for seed in range(60):
-        env = after_a_reshuffle_before_the_claims(seed)
+        env, e = right_after_a_reshuffle(seed, reshuffle)
         if env is None:
             continue
         found += 1
         r = env._states[0]
-        e = int(r.last_session)
         outsider = next(p for p in range(7) if p not in (r.h_president[e], r.h_nominee[e]))
         record = env.get_state()
         drawn = Counter()
@@ -224,3 +230,21 @@ def test_past_epochs_are_resampled_consistently():
         president = determinized(record, int(r.h_president[e]), 1)
         assert president["h_drawn_lib"][0, e] == r.h_drawn_lib[e]
     assert found >= 5
+
+
+@pytest.mark.parametrize("option", [None, "auto"])
+def test_hitler_resamples_the_fascists_unless_it_knows_them(option):
+    """By default Hitler knows nobody, so its samples place the fascist anywhere among the others;
+    with "auto" at 5 players it knows the fascist, and nothing is resampled."""
+    roles = [L, F, HITLER, L, L]
+    s = Script(5, roles=roles) if option is None else Script(5, roles=roles, hitler_knows_fascists=option)
+    record = s.env.get_state()
+    samples = [determinized(record, 2, seed) for seed in range(60)]
+    for sample in samples:
+        for got, want in zip(views(sample, 2), views(record, 2)):
+            np.testing.assert_array_equal(got, want)
+    deals = {tuple(int(x) for x in sample["role"][0, :5]) for sample in samples}
+    if option is None:
+        assert len(deals) == 4 and all(deal[2] == HITLER for deal in deals)
+    else:
+        assert deals == {tuple(roles)}

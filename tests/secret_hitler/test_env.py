@@ -47,6 +47,21 @@ def test_ansi_shows_a_viewer_only_what_it_knows():
     assert s.env.render() == text
 
 
+def term_limited_rows(s):
+    text = render.ansi(s.rec, s.env.config)
+    return [int(line.split()[0].split("_")[1]) for line in text.splitlines()
+            if line.strip().startswith("player_") and "term-limited" in line]
+
+
+@pytest.mark.parametrize("term_limits", ["rulebook", "official"])
+def test_ansi_marks_the_term_limited_by_the_engines_rule(term_limits):
+    s = Script(5, deck="LLL", president=0, claims=False, term_limits=term_limits)
+    s.government(1, L, L)
+    s.fail(2)
+    flagged = [p for p in range(5) if s.view(3)["term_limited"][p]]
+    assert term_limited_rows(s) == flagged == ([0, 1] if term_limits == "rulebook" else [1])
+
+
 def test_rgb_is_an_image_for_every_player_count():
     for n in range(5, 11):
         s = Script(n, deck="LFF")

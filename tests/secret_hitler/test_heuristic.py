@@ -32,7 +32,9 @@ def play(n, seed, agent_for, **options):
 @pytest.mark.parametrize("n", range(5, 11))
 def test_only_legal_actions_in_every_seat_and_option(n):
     for game in range(8):
-        options = {"claims": game % 2 == 0, "hitler_knows_fascists": ("auto", True, False)[game % 3]}
+        options = {"claims": game % 2 == 0, "hitler_knows_fascists": ("auto", True, False)[game % 3],
+                   "term_limits": ("rulebook", "official")[game // 2 % 2],
+                   "reshuffle": ("at_draw", "after_session")[game // 4 % 2]}
         play(n, game, lambda seat, role: HeuristicAgent(seed=seat) if (seat + game) % 3 else RandomAgent(seat),
              **options)
     assert isinstance(heuristic_for("secret_hitler_v0", seed=1), HeuristicAgent)

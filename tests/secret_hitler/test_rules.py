@@ -1,9 +1,11 @@
-"""Every rule of Secret Hitler (rulebook summary + the official rules the issue lists), each from
-a scripted game: chosen roles, deck order and president, then chosen actions."""
+"""Every rule of Secret Hitler (the rulebook by default, the official rules the issue lists where it
+is silent and as options), each from a scripted game: chosen roles, deck order and president, then
+chosen actions."""
 
 import numpy as np
 import pytest
 
+from envs.core import check_records
 from envs.secret_hitler import engine as E
 from envs.secret_hitler.env import GAME, action_name, raw_env
 
@@ -37,11 +39,30 @@ def test_deck_holds_six_liberal_and_eleven_fascist_policies_and_first_president_
     assert len(presidents) > 3
 
 
+def known_roles_only_self(s, seat):
+    known = s.view(seat)["known_roles"][: s.n]
+    return known[seat].sum() == 1 and known.sum() == 1
+
+
 @pytest.mark.parametrize("n", range(5, 11))
-@pytest.mark.parametrize("option", ["auto", True, False])
+def test_by_default_hitler_knows_nobody_and_the_fascists_know_everybody_at_every_count(n):
+    # "Ordinary FASCISTS know each other and HITLER • HITLER doesn't know the other FASCISTS"
+    s = Script(n)
+    roles = standard_roles(n)
+    assert s.rec.hitler_knows == 0
+    assert known_roles_only_self(s, roles.index(HITLER))
+    for seat, role in enumerate(roles):
+        if role == F:
+            np.testing.assert_array_equal(s.view(seat)["known_roles"][:n], np.eye(3)[roles])
+        elif role == L:
+            assert known_roles_only_self(s, seat)
+
+
+@pytest.mark.parametrize("n", range(5, 11))
+@pytest.mark.parametrize("option", [None, "auto", True, False])
 def test_fascists_know_everybody_hitler_only_with_the_option(n, option):
-    s = Script(n, hitler_knows_fascists=option)
-    hitler_knows = n <= 6 if option == "auto" else option
+    s = Script(n) if option is None else Script(n, hitler_knows_fascists=option)
+    hitler_knows = n <= 6 if option == "auto" else bool(option)
     roles = standard_roles(n)
     everything = np.eye(3)[roles]
     for seat in range(n):
@@ -72,8 +93,16 @@ def test_president_nominates_any_other_living_player_at_first():
     assert nominees(s) == [0, 1, 2, 4, 6]
 
 
-def test_last_elected_president_and_chancellor_are_term_limited():
-    s = Script(7, deck="LLL" "LLF", president=0, claims=False)
+# "The president and chancellor that enacted the last policy CANNOT be nominated (reset after 3
+# failures)": by default (term_limits="rulebook") at any number of living players; the official
+# rules' last *elected* government and small-table exception are term_limits="official".
+
+
+@pytest.mark.parametrize("term_limits", [None, "official"])
+def test_the_government_that_enacted_the_last_policy_is_term_limited(term_limits):
+    options = {} if term_limits is None else {"term_limits": term_limits}
+    s = Script(7, deck="LLL" "LLF", president=0, claims=False, **options)
+    assert s.rec.term_limits == (E.TERM_LIMITS_OFFICIAL if term_limits else E.TERM_LIMITS_RULEBOOK)
     s.government(1, L, L)  # president 0, chancellor 1 enact a liberal
     assert s.rec.president == 1
     assert nominees(s) == [2, 3, 4, 5, 6]  # not 0 (last president) nor 1 (itself, last chancellor)
@@ -82,8 +111,17 @@ def test_last_elected_president_and_chancellor_are_term_limited():
     assert s.rec.president == 2 and nominees(s) == [3, 4, 5, 6]
 
 
-def test_with_five_living_players_only_the_last_chancellor_is_term_limited():
+def test_by_default_both_members_of_the_last_government_are_term_limited_with_five_living():
     s = Script(5, deck="LLL", president=0, claims=False)
+    s.government(1, L, L)
+    s.fail(2)  # president 1 nominated 2 (rejected); president 2 now
+    assert s.rec.president == 2
+    assert nominees(s) == [3, 4], "no small-table exception in the rulebook"
+    assert list(s.view(3)["term_limited"][:5]) == [1, 1, 0, 0, 0]
+
+
+def test_official_with_five_living_players_only_the_last_chancellor_is_term_limited():
+    s = Script(5, deck="LLL", president=0, claims=False, term_limits="official")
     s.government(1, L, L)
     s.fail(2)  # president 1 nominated 2 (rejected); president 2 now
     assert s.rec.president == 2
@@ -91,8 +129,74 @@ def test_with_five_living_players_only_the_last_chancellor_is_term_limited():
     assert list(s.view(3)["term_limited"][:5]) == [0, 1, 0, 0, 0]
 
 
-def test_six_living_players_keep_both_limits_five_living_of_seven_only_one():
-    s = Script(7, president=2)
+def test_an_elected_government_is_not_term_limited_before_it_enacts():
+    s = Script(7, deck="LLF" "LLF", president=0, claims=False)
+    s.government(1, F, L)  # 0 and 1 enact
+    s.elect(3)  # 1 and 3 are elected and hold the cards: the limits are still 0 and 1's
+    assert s.phase == E.PRESIDENT_LEGISLATES and (s.rec.last_president, s.rec.last_chancellor) == (0, 1)
+    assert list(s.view(5)["term_limited"][:7]) == [1, 1, 0, 0, 0, 0, 0]
+    s.legislate(F, L)
+    assert (s.rec.last_president, s.rec.last_chancellor) == (1, 3)
+    assert nominees(s) == [0, 4, 5, 6], "president 2 may not nominate 1 or 3"
+
+
+def vetoed_after_an_enactment(**options):
+    """7 players, 4 fascist policies on the track. President 0 and chancellor 1 enact the 5th
+    (execution: 0 executes 6); president 1 and chancellor 2 then veto their hand."""
+    s = Script(7, roles=[L, L, L, HITLER, F, F, L], deck="FFF" "LFF", president=0, fascist=4, claims=False,
+               **options)
+    s.government(1, F, F)
+    assert s.phase == E.EXECUTION
+    s.target(6)
+    assert s.rec.president == 1 and nominees(s) == [2, 3, 4, 5]
+    s.elect(2)
+    s.act(E.PRESIDENT_DISCARD + F)
+    s.act(E.PROPOSE_VETO)
+    s.act(E.CONSENT_VETO)
+    assert s.rec.tracker == 1 and s.rec.president == 2 and s.phase == E.NOMINATION
+    return s
+
+
+def test_a_vetoed_government_enacted_nothing_the_limits_stay_with_the_one_before():
+    s = vetoed_after_an_enactment()
+    assert (s.rec.last_president, s.rec.last_chancellor) == (0, 1)
+    assert nominees(s) == [3, 4, 5], "0 and 1 enacted the last policy; the vetoing 1 and 2 did not"
+    assert list(s.view(4)["term_limited"][:7]) == [1, 1, 0, 0, 0, 0, 0]
+
+
+def test_official_a_vetoed_government_was_elected_and_is_term_limited():
+    s = vetoed_after_an_enactment(term_limits="official")
+    assert (s.rec.last_president, s.rec.last_chancellor) == (1, 2)
+    assert nominees(s) == [0, 3, 4, 5]
+
+
+def test_term_limits_that_leave_no_nominee_are_lifted_for_that_nomination():
+    """5 players, a whole game from the deal (check_records replays it): five fascist policies,
+    the 4th and 5th execute; president 4 and chancellor 1 enact the last, and president 0 is left
+    with only them to nominate. The limits are lifted for that nomination (the rulebook is silent;
+    the table would not stop the game)."""
+    s = Script(5, deck="FFL" * 5 + "LF", president=0, claims=False)  # seat 0 is Hitler, seat 1 the fascist
+    s.government(1, L, F)  # 1st fascist policy
+    s.government(2, L, F)  # 2nd
+    s.government(3, L, F)  # 3rd: the peek
+    s.government(4, L, F)  # 4th: president 3 executes 2
+    s.target(2)
+    assert s.rec.president == 4 and nominees(s) == [0, 1]  # not 3 or 4 (itself)
+    s.government(1, L, F)  # 5th: president 4 executes 3
+    s.target(3)
+    assert s.living() == [0, 1, 4] and s.rec.president == 0
+    assert (s.rec.last_president, s.rec.last_chancellor) == (4, 1)
+    assert [E.barred_by_limits(E.TERM_LIMITS_RULEBOOK, 3, 4, 1, p) for p in (1, 4)] == [True, True]
+    assert nominees(s) == [1, 4], "both are barred, so the limits are lifted"
+    assert s.view(0)["term_limited"].sum() == 0
+    check_records(GAME, s.env.get_state())
+    s.elect(4)  # the last president may serve; the game goes on under the replay check
+    assert s.phase == E.PRESIDENT_LEGISLATES
+    check_records(GAME, s.env.get_state())
+
+
+def test_official_six_living_players_keep_both_limits_five_living_of_seven_only_one():
+    s = Script(7, president=2, term_limits="official")
     s.rec.last_president, s.rec.last_chancellor = 0, 1
     assert nominees(s) == [3, 4, 5, 6]
     s.rec.alive[6] = 0
@@ -101,6 +205,14 @@ def test_six_living_players_keep_both_limits_five_living_of_seven_only_one():
     s.rec.alive[5] = 0
     s.rec.living = 5
     assert nominees(s) == [0, 3, 4]
+
+
+def test_by_default_five_living_of_seven_keep_both_limits():
+    s = Script(7, president=2)
+    s.rec.last_president, s.rec.last_chancellor = 0, 1
+    s.rec.alive[5] = s.rec.alive[6] = 0
+    s.rec.living = 5
+    assert nominees(s) == [3, 4]
 
 
 # ---- elections --------------------------------------------------------------------------------
@@ -265,7 +377,7 @@ def test_veto_accepted_discards_both_and_moves_the_tracker():
     s.skip_claims()
     assert s.phase == E.NOMINATION and s.rec.president == 1
     assert list(s.view(5)["hist_veto"][0]) == [1, 0] and s.view(5)["hist_policy"][0].sum() == 0
-    assert nominees(s) == [2, 3, 4, 5, 6], "the vetoing government was elected: term limits apply"
+    assert nominees(s) == [0, 2, 3, 4, 5, 6], "the vetoing government enacted nothing: no term limits"
 
 
 def test_veto_refused_forces_the_chancellor_to_enact():
@@ -466,8 +578,28 @@ def test_rewards_are_zero_until_the_end():
 # ---- the deck ----------------------------------------------------------------------------------
 
 
-def test_fewer_than_three_policies_after_a_session_are_shuffled_with_the_discards():
+# "PRESIDENT takes the first THREE POLICIES • If less than three policies remain, shuffle in the
+# discarded." By default (reshuffle="at_draw") the discards are shuffled in when the president
+# draws; the official rules' reshuffle after every session is reshuffle="after_session".
+
+
+def test_fewer_than_three_policies_stay_until_the_president_draws_then_the_discards_are_shuffled_in():
     s = Script(7, president=0, claims=False, seed=3)
+    s.set_piles("LFF" "FL", discards=(4, 8))
+    s.government(1, F, F)  # draws LFF, enacts L: F L are left; the pile holds 4 L + 10 F
+    assert s.rec.deck_size == 2 and s.top(3) == "FL" and (s.rec.discard_lib, s.rec.discard_fas) == (4, 10)
+    assert s.rec.epoch == 0
+    assert s.view(4)["deck_size"][0] == 2 and s.view(4)["discard_size"][0] == 14
+    s.elect(2)  # president 1 draws: the 2 left and the 14 discards are shuffled together first
+    assert s.rec.epoch == 1 and (s.rec.discard_lib, s.rec.discard_fas) == (0, 0)
+    assert s.rec.deck_size == 16 - 3 and s.rec.hand_lib + s.rec.hand_fas == 3
+    assert s.cards()[:3] == ((5 - s.rec.hand_lib, 11 - s.rec.hand_fas), (0, 0), (s.rec.hand_lib, s.rec.hand_fas))
+    assert s.view(4)["deck_size"][0] == 13 and s.view(4)["discard_size"][0] == 0
+    assert list(s.view(1)["hand"]) == [s.rec.hand_lib, s.rec.hand_fas]
+
+
+def test_official_fewer_than_three_policies_after_a_session_are_shuffled_with_the_discards():
+    s = Script(7, president=0, claims=False, seed=3, reshuffle="after_session")
     s.set_piles("LFF" "FL", discards=(4, 8))
     s.government(1, F, F)  # draws LFF, enacts L: 2 left; the pile holds 4 L + 10 F
     assert s.rec.deck_size == 2 + 4 + 10 and (s.rec.discard_lib, s.rec.discard_fas) == (0, 0)
@@ -477,20 +609,70 @@ def test_fewer_than_three_policies_after_a_session_are_shuffled_with_the_discard
     assert s.view(4)["discard_size"][0] == 0 and s.view(4)["deck_size"][0] == 16
 
 
-def test_three_policies_left_are_not_reshuffled():
-    s = Script(7, president=0, claims=False)
+@pytest.mark.parametrize("reshuffle", ["at_draw", "after_session"])
+def test_three_policies_left_are_not_reshuffled(reshuffle):
+    s = Script(7, president=0, claims=False, reshuffle=reshuffle)
     s.set_piles("LFF" "FLF", discards=(4, 7))
     s.government(1, F, F)
     assert s.rec.deck_size == 3 and s.top(3) == "FLF" and s.rec.epoch == 0
+    s.elect(2)  # the next president draws exactly those three
+    assert s.rec.deck_size == 0 and (s.rec.hand_lib, s.rec.hand_fas) == (1, 2) and s.rec.epoch == 0
 
 
-def test_reshuffle_after_a_forced_enactment():
+@pytest.mark.parametrize("reshuffle", ["at_draw", "after_session"])
+@pytest.mark.parametrize("top", ["", "L", "FL"])
+def test_a_draw_from_fewer_than_three_policies_shuffles_the_discards_in_first(reshuffle, top):
+    """Whatever the option, a president never draws from fewer than three: even a record edited
+    to hold fewer between sessions draws safely (the discards are shuffled in first)."""
+    s = Script(7, president=0, claims=False, seed=1, reshuffle=reshuffle)
+    s.set_piles(top, discards=(6 - top.count("L"), 11 - top.count("F")))
+    s.elect(1)
+    assert s.phase == E.PRESIDENT_LEGISLATES and s.rec.hand_lib + s.rec.hand_fas == 3
+    assert s.rec.deck_size == 14 and s.rec.epoch == 1 and s.rec.epoch_remainder[0] == len(top)
+    deck, discard, hand, _ = s.cards()
+    assert discard == (0, 0) and (deck[0] + hand[0], deck[1] + hand[1]) == (6, 11)
+
+
+def test_a_forced_enactment_takes_the_top_policy_without_a_reshuffle():
     s = Script(7, president=0, seed=5)
+    s.set_piles("LF", discards=(5, 10))
+    for k in range(3):
+        s.fail(k + 1)
+    assert s.rec.liberal_enacted == 1 and s.view(3)["hist_chaos"][0] == 1
+    assert s.rec.deck_size == 1 and s.top(1) == "F" and s.rec.epoch == 0
+    assert (s.rec.discard_lib, s.rec.discard_fas) == (5, 10)
+
+
+def test_a_forced_enactment_from_an_empty_deck_shuffles_the_discards_in_first():
+    s = Script(7, president=0, seed=5)
+    s.set_piles("", discards=(6, 11))
+    for k in range(3):
+        s.fail(k + 1)
+    assert s.rec.liberal_enacted + s.rec.fascist_enacted == 1 and s.rec.epoch == 1
+    assert s.rec.deck_size == 16 and s.rec.discard_lib + s.rec.discard_fas == 0
+
+
+def test_official_reshuffle_after_a_forced_enactment():
+    s = Script(7, president=0, seed=5, reshuffle="after_session")
     s.set_piles("LLF", discards=(4, 10))
     for k in range(3):
         s.fail(k + 1)
     assert s.rec.liberal_enacted == 1
     assert s.rec.deck_size == 16 and s.rec.discard_lib + s.rec.discard_fas == 0
+
+
+@pytest.mark.parametrize("reshuffle", ["at_draw", "after_session"])
+def test_a_peek_with_fewer_than_three_left_shuffles_first_and_shows_the_next_presidents_draw(reshuffle):
+    s = Script(5, president=1, fascist=2, claims=False, seed=2, reshuffle=reshuffle)
+    s.set_piles("FFF" "L", discards=(5, 6))
+    s.government(2, F, F)  # the 3rd fascist policy: the peek, with one policy left
+    assert s.rec.epoch == 1 and s.rec.deck_size == 14 and s.rec.discard_lib + s.rec.discard_fas == 0
+    peeked = s.view(1)["peek"]
+    assert peeked.sum() == 3
+    assert "".join("LF"[int(card.argmax())] for card in peeked) == s.top(3)
+    s.elect(3)  # president 2 draws exactly the peeked policies
+    assert [s.rec.hand_lib, s.rec.hand_fas] == list(peeked.sum(axis=0))
+    assert s.rec.epoch == 1
 
 
 def test_a_forced_enactment_spends_the_top_peeked_policy():
@@ -511,9 +693,29 @@ def test_a_reshuffle_takes_the_peeked_policies_off_the_top_but_the_peeker_rememb
     assert s.view(1)["peek"].sum() == 3
     for k in range(3):
         s.fail(3 + k if 3 + k < 5 else 0)
+    assert s.rec.liberal_enacted == 1 and s.rec.epoch == 0 and s.rec.deck_size == 2
+    np.testing.assert_array_equal(s.view(1)["peek"], [[0, 1], [1, 0], [0, 0]])  # still on top
+    s.elect(1)  # chaos lifted the limits; the draw from 2 shuffles them back in
     assert s.rec.epoch == 1 and s.rec.deck_size > 3
     assert s.view(1)["peek"].sum() == 0
     np.testing.assert_array_equal(s.view(1)["peek_seen"], [[1, 0], [0, 1], [1, 0]])
+
+
+@pytest.mark.parametrize("reshuffle", ["at_draw", "after_session"])
+def test_reshuffles_keep_the_record_a_valid_game(reshuffle):
+    """A scripted game from the deal through a reshuffle (the engine's check replays it)."""
+    s = Script(7, roles=[L, L, HITLER, F, F, L, L], deck="LFF" * 4 + "FFF" + "LL", president=0, reshuffle=reshuffle)
+    for k in range(4):
+        s.government(k + 2, F, F)  # president k, chancellor k + 2 enact a liberal
+        check_records(GAME, s.env.get_state())
+    s.government(6, F, F)  # president 4 enacts the first fascist policy (no power): L L are left
+    check_records(GAME, s.env.get_state())
+    assert (s.rec.liberal_enacted, s.rec.fascist_enacted) == (4, 1)
+    assert s.rec.epoch == (0 if reshuffle == "at_draw" else 1)
+    assert s.rec.deck_size == (2 if reshuffle == "at_draw" else 12)
+    s.elect(0)  # president 5 draws
+    assert s.rec.epoch == 1 and s.rec.deck_size == 9
+    check_records(GAME, s.env.get_state())
 
 
 # ---- claims -------------------------------------------------------------------------------------
