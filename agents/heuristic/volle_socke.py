@@ -1,10 +1,10 @@
 """A rule-based Werner: Volle Socke player for ``volle_socke_v0``.
 
 It reads only its seat's observation (at the game's ``Layout`` offsets) and the table's house rules
-(:func:`table_rules`: ``flat_front``, ``own_bike``, ``her_choice``, which every player knows). The
-strategy is one compiled function, :func:`choose_rows` (agents/heuristic: the agent and the batched
-trainer's opponents both call it); its only random choice, a uniformly random legal action where the
-rules below name none that is legal, comes from a generator record.
+(:func:`table_rules`: ``flat_front``, ``own_bike``, ``refill_from_hand``, ``her_choice``, which
+every player knows). The strategy is one compiled function, :func:`choose_rows` (agents/heuristic:
+the agent and the batched trainer's opponents both call it); its only random choice, a uniformly
+random legal action where the rules below name none that is legal, comes from a generator record.
 
 It values cards by the best bike they make: the best front wheel (normal, else a spare part, else a
 pumped-up flat or a wooden one), the highest rear gear (a spare part is a 4th gear), every engine, x2
@@ -13,16 +13,22 @@ per Turbo, trying each way of using its spare parts.
 The game's tension: a card on the bike scores but is exposed to misery cards (TÜV and Bull take
 any card, Motor her an engine, Rad her a wheel, a Nail flattens the front tyre, and a bike without
 a wheel or an engine scores nothing); a card in hand is safe but scores only once it is on the
-bike, one card a turn, and the round ends when everybody passes. So the player lays out a bike
-that stands and keeps reserves to repair it and to add at the end.
+bike, one card a turn, and the round ends when everybody passes. In the rulebook's contest (the
+default) a hand card only ever replaces a card of the bike (d): nothing is added after laying out
+and a slot a misery card emptied stays empty (only a laid-out spare part can move in), so the
+player lays out everything and keeps in hand what can replace (a better wheel, a stronger
+engine). Where a) adds a hand card to the own bike (``own_bike="add"``) it lays out a bike that
+stands and keeps reserves to repair it and to add at the end. It never takes a card off its own
+bike (the rulebook's a)): that never raises a bike.
 
 **Building.** Takes the face-up card when it raises the hand's worth (best bike, a share of it
 for each joy and misery card, a little for spare wheels); discards the card whose loss costs
 least; knocks once its bike is strong (``KNOCK_AT`` HP) or the draw pile runs low.
 
-**Laying out.** A bike that stands, no more: the best front and rear wheel and the weakest
-engine; the other engines, the Turbos and spare parts stay in hand. (With ``own_bike="remove"``
-nothing can be added later, so it lays out everything.)
+**Laying out.** By default nothing can be added later, so it lays out everything: the best front
+and rear wheel, every engine and Turbo, the spare parts in the roles of its best bike. With
+``own_bike="add"``, a bike that stands, no more: the best front and rear wheel and the weakest
+engine; the other engines, the Turbos and spare parts stay in hand.
 
 **Contest.** In order: move a spare part where it raises the bike now (moving is free); repair a
 broken or flat bike from the hand; play a misery card where it hurts most, aimed at the leader
@@ -33,11 +39,13 @@ do, put out the reserve that adds most (any pass may be the round's last, so it 
 a reserve would still raise the bike); otherwise pass. Reserves thus come out on turns with
 nothing better to do, one a turn.
 
-**As a target.** Weighs a loss by the bike it can still build from its bike and hand together
-(a reserve in hand makes a lost card cheap); answers a Nail with the Air Pump and a TÜV with Fuck
-for TÜV whenever it would lose something, and spends Da lach ich doch über when that loss is at
-least a fifth of what it can build (or it can build little). It hands over the engine or wheel
-whose loss costs least; a received spare part takes the role worth most.
+**As a target.** Weighs a loss by the bike it can still build (:func:`reach`: from its bike and
+hand together where a hand card can fill an empty slot, so a reserve in hand makes a lost card
+cheap; by default from its bike, with hand cards only in place of cards it has); answers a Nail
+with the Air Pump and a TÜV with Fuck for TÜV whenever it would lose something, and spends Da lach
+ich doch über when that loss is at least a fifth of what it can build (or it can build little).
+It hands over the engine or wheel whose loss costs least; a received spare part takes the role
+worth most.
 
 A bike here is three values: ``counts`` (int64 per kind, a spare part on the bike counts 1),
 ``roles`` (int64 per spare part: its role on the bike, -1 if not on it) and ``flat`` (the front
@@ -49,6 +57,7 @@ from numba import njit
 
 from envs.core.rng import choice
 from envs.volle_socke import engine as E
+from envs.volle_socke.env import GAME
 from envs.volle_socke.data import (
     BIKE_KINDS, BULL, ENGINE_10, ENGINE_100, FIXED_ROLE, FLAT_FRONT, FRONT, FUCK_TUV, GEAR, LACH, MISERY_KINDS,
     MOTOR_HER, NAIL, NUM_KINDS, NUM_SPARES, POWER, PUMP, RAD_HER, REAR_1, REGULAR_BIKE_KINDS, ROLE_ENGINE,
@@ -83,18 +92,25 @@ assert E.LAYOUT.shape("bikes")[-1] == NUM_REGULAR_BIKE and E.LAYOUT.shape("bike_
                                                                                                     SPARE_ROLES)
 
 # The rules a table's strategy reads (table_rules).
-R_PLAYERS, R_FLAT_HALF, R_ADDS, R_VICTIM_PICKS, R_KEEPS_RESERVES = range(5)
+R_PLAYERS, R_FLAT_HALF, R_ADDS, R_VICTIM_PICKS, R_KEEPS_RESERVES, R_REFILLS = range(6)
 
 
 def table_rules(config, keeps_reserves=True):
-    """``[num_players, flat_half, adds, victim_picks, keeps_reserves]`` (int64) of a table of ``config``:
-    a flat front tyre halves the value (``flat_front="half"``), the contest's option a) adds a card to
-    the own bike (``own_bike="add"``), the victim picks the card Motor her / Rad her takes
-    (``her_choice="victim"``); and whether the player keeps reserves in hand while laying out (else it
-    lays out every engine and Turbo)."""
-    return np.array([config["num_players"], config.get("flat_front", "zero") == "half",
-                     config.get("own_bike", "add") == "add", config.get("her_choice", "victim") == "victim",
-                     bool(keeps_reserves)], np.int64)
+    """``[num_players, flat_half, adds, victim_picks, keeps_reserves, refills]`` (int64) of a table of
+    ``config`` (options it does not name take the game's defaults): a flat front tyre halves the value
+    (``flat_front="half"``), the contest's option a) adds a card to the own bike (``own_bike="add"``),
+    the victim picks the card Motor her / Rad her takes (``her_choice="victim"``); whether the player
+    keeps reserves in hand while laying out (else it lays out every engine and Turbo); and whether a
+    hand card can fill a slot a misery card emptied (``own_bike="add"`` or ``refill_from_hand``)."""
+    options = GAME.options
+
+    def option(name):
+        return config.get(name, options[name].default)
+
+    adds = option("own_bike") == "add"
+    return np.array([config["num_players"], option("flat_front") == "half", adds,
+                     option("her_choice") == "victim", bool(keeps_reserves),
+                     adds or bool(option("refill_from_hand"))], np.int64)
 
 
 # ---- bikes -----------------------------------------------------------------------------------------
@@ -339,6 +355,73 @@ def potential(counts, flat, hand, flat_half):
     return best_bike_from(cards, flat_half)[0]
 
 
+@njit(cache=True)
+def reach(counts, roles, flat, hand, flat_half, refills):
+    """The best bike we can still make this round. Where a hand card can fill an empty slot
+    (``refills``): the best bike of bike and hand together (:func:`potential`). Where it cannot
+    (the rulebook's contest: a hand card only ever replaces a bike card, d), the best of the bike's
+    own cards (spare parts may move) and of the bike with each slot it has upgraded from the hand:
+    the best front wheel (or the Air Pump on a flat tyre), the highest gear, the strongest engines in
+    place of the weakest, as many as it has (the Turbos stay as they are)."""
+    if refills:
+        return potential(counts, flat, hand, flat_half)
+    best = potential(counts, flat, np.zeros_like(hand), flat_half)
+    front = _first_held(counts, BIKE_FRONTS)
+    spare_front = False
+    for s in range(NUM_SPARES):
+        if roles[s] == ROLE_FRONT:
+            spare_front = True
+    gear = _top_gear(counts)
+    for s in range(NUM_SPARES):
+        if roles[s] == ROLE_REAR:
+            gear = SPARE_GEAR
+    engines = _weakest_engine(counts, roles) >= 0
+    if (front < 0 and not spare_front) or gear == 0 or not engines:
+        return best  # an empty slot stays empty (unless a spare part of the bike moves in)
+    flat_factor = 1.0 if hand[PUMP] != 0 else (0.5 if flat_half else 0.0)
+    if front == WOODEN_FRONT:
+        factor = 0.5
+    else:
+        factor = flat_factor if flat or front == FLAT_FRONT else 1.0
+    hand_spares = 0
+    for s in range(NUM_SPARES):
+        hand_spares += int(hand[SPARE_0 + s])
+    if hand[FRONT] != 0 or hand_spares > 0:
+        factor = 1.0
+    elif hand[WOODEN_FRONT] != 0:
+        factor = max(factor, 0.5)
+    elif hand[FLAT_FRONT] != 0:
+        factor = max(factor, flat_factor)
+    gear = max(gear, _top_gear(hand))
+    if hand_spares > 0:
+        gear = SPARE_GEAR
+    # The engines: as many as the bike has, the strongest of bike and hand.
+    powers = np.zeros(64, np.int64)
+    k, on_bike = 0, 0
+    for kind in range(ENGINE_10, ENGINE_100 + 1):
+        for _ in range(int(counts[kind])):
+            powers[k] = POWER[kind]
+            k += 1
+        for _ in range(int(hand[kind])):
+            powers[k] = POWER[kind]
+            k += 1
+        on_bike += int(counts[kind])
+    for s in range(NUM_SPARES):
+        if roles[s] == ROLE_ENGINE:
+            powers[k] = POWER[SPARE_0 + s]
+            k += 1
+            on_bike += 1
+        elif hand[SPARE_0 + s] != 0:
+            powers[k] = POWER[SPARE_0 + s]
+            k += 1
+    ordered = np.sort(powers[:k])
+    power = 0
+    for i in range(k - on_bike, k):
+        power += int(ordered[i])
+    value = int(power * (1 << int(counts[TURBO])) * gear * factor)
+    return max(best, value)
+
+
 # ---- building -----------------------------------------------------------------------------------
 
 
@@ -491,16 +574,17 @@ def _after_own_play(counts, roles, flat, action, adds):
 
 
 @njit(cache=True)
-def _best_own_play(counts, roles, flat, mask, low, high, keep_potential, hand, flat_half, adds):
+def _best_own_play(counts, roles, flat, mask, low, high, keep_potential, hand, flat_half, adds, refills):
     """The legal play in ``[low, high)`` on our own bike that raises it most now (its value, else the
-    number of its front wheel, rear wheel and engine slots filled); -1 if none does."""
+    number of its front wheel, rear wheel and engine slots filled); -1 if none does. (Taking a card
+    off the own bike, a) of the rulebook, never raises it: it is not among the plays tried.)"""
     best_value, best_filled, best_action = bike_value(counts, roles, flat, flat_half), _filled(counts, roles), -1
-    before = potential(counts, flat, hand, flat_half) if keep_potential else 0
+    before = reach(counts, roles, flat, hand, flat_half, refills) if keep_potential else 0
     for action in range(low, high):
         if mask[action] == 0:
             continue
         after_counts, after_roles, after_flat = _after_own_play(counts, roles, flat, action, adds)
-        if keep_potential and potential(after_counts, after_flat, hand, flat_half) < before:
+        if keep_potential and reach(after_counts, after_roles, after_flat, hand, flat_half, refills) < before:
             continue  # (a move that throws away a wheel we need)
         value = bike_value(after_counts, after_roles, after_flat, flat_half)
         filled = _filled(after_counts, after_roles)
@@ -591,13 +675,15 @@ def _best_misery(obs, mask, n, flat_half, victim_picks_her):
 
 
 @njit(cache=True)
-def _turn(obs, mask, hand, n, flat_half, adds, victim_picks_her):
+def _turn(obs, mask, hand, n, flat_half, adds, victim_picks_her, refills):
     counts, roles, flat = read_bike(obs, 0)
-    move = _best_own_play(counts, roles, flat, mask, E.MOVE_BASE, E.REMOVE_BASE, True, hand, flat_half, adds)
+    move = _best_own_play(counts, roles, flat, mask, E.MOVE_BASE, E.REMOVE_BASE, True, hand, flat_half, adds,
+                          refills)
     if move >= 0:
         return move
     if bike_value(counts, roles, flat, flat_half) == 0 or flat:  # a broken or flat bike first
-        fix = _best_own_play(counts, roles, flat, mask, E.FIT_BASE, E.MOVE_BASE, False, hand, flat_half, adds)
+        fix = _best_own_play(counts, roles, flat, mask, E.FIT_BASE, E.MOVE_BASE, False, hand, flat_half, adds,
+                             refills)
         if fix >= 0:
             return fix
     attack = _best_misery(obs, mask, n, flat_half, victim_picks_her)
@@ -605,23 +691,24 @@ def _turn(obs, mask, hand, n, flat_half, adds, victim_picks_her):
         return attack
     # A pass may be the last of the round (everybody else may pass after it): never pass while a
     # reserve would still raise the bike.
-    fit = _best_own_play(counts, roles, flat, mask, E.FIT_BASE, E.MOVE_BASE, False, hand, flat_half, adds)
+    fit = _best_own_play(counts, roles, flat, mask, E.FIT_BASE, E.MOVE_BASE, False, hand, flat_half, adds,
+                         refills)
     return fit if fit >= 0 else E.PASS
 
 
 @njit(cache=True)
-def _keeps(counts, roles, flat, kind, hand, flat_half):
+def _keeps(counts, roles, flat, kind, hand, flat_half, refills):
     """(what we can still build, what the bike scores now) after losing ``kind``: to hand over the
     card whose loss costs least."""
     if _role(roles, kind) == ROLE_FRONT:
         flat = False
     counts, roles = counts.copy(), roles.copy()
     _take(counts, roles, kind)
-    return potential(counts, flat, hand, flat_half), bike_value(counts, roles, flat, flat_half)
+    return reach(counts, roles, flat, hand, flat_half, refills), bike_value(counts, roles, flat, flat_half)
 
 
 @njit(cache=True)
-def _pick(obs, mask, hand, flat_half, victim_picks_her):
+def _pick(obs, mask, hand, flat_half, victim_picks_her, refills):
     """A bike card: the attacker aims its misery card, or, as the victim, the card we hand over."""
     if obs[O_TURN_OF] != 0:
         misery = int(MISERY_KINDS[block_argmax(obs, O_PMISERY, MISERIES)])
@@ -633,7 +720,7 @@ def _pick(obs, mask, hand, flat_half, victim_picks_her):
         if mask[action] == 0:
             continue
         kept_potential, kept_value = _keeps(counts, roles, flat, int(BIKE_KINDS[action - E.SLOT_BASE]), hand,
-                                            flat_half)
+                                            flat_half, refills)
         if best < 0 or kept_potential > best_potential or (kept_potential == best_potential
                                                             and kept_value > best_value):
             best, best_potential, best_value = action, kept_potential, kept_value
@@ -688,7 +775,7 @@ def _answer(mask, misery, own_value, own_potential, value_after, potential_after
 
 
 @njit(cache=True)
-def _react(obs, mask, hand, flat_half):
+def _react(obs, mask, hand, flat_half, refills):
     misery = int(MISERY_KINDS[block_argmax(obs, O_PMISERY, MISERIES)])
     slot = -1
     for b in range(SLOTS):
@@ -696,12 +783,13 @@ def _react(obs, mask, hand, flat_half):
             slot = b
             break
     counts, roles, flat = read_bike(obs, 0)
-    own_value, own_potential = bike_value(counts, roles, flat, flat_half), potential(counts, flat, hand, flat_half)
+    own_value = bike_value(counts, roles, flat, flat_half)
+    own_potential = reach(counts, roles, flat, hand, flat_half, refills)
     if misery == NAIL:
         return _answer(mask, misery, own_value, own_potential, bike_value(counts, roles, True, flat_half),
-                       potential(counts, True, hand, flat_half))
+                       reach(counts, roles, True, hand, flat_half, refills))
     if slot >= 0:
-        kept_potential, kept_value = _keeps(counts, roles, flat, int(BIKE_KINDS[slot]), hand, flat_half)
+        kept_potential, kept_value = _keeps(counts, roles, flat, int(BIKE_KINDS[slot]), hand, flat_half, refills)
         return _answer(mask, misery, own_value, own_potential, kept_value, kept_potential)
     # Motor her / Rad her: we will pick the card, the cheapest
     found, kept_potential, kept_value = False, own_potential, own_value
@@ -710,7 +798,7 @@ def _react(obs, mask, hand, flat_half):
             continue
         role = _role(roles, kind)
         if (role == ROLE_FRONT or role == ROLE_REAR) if misery == RAD_HER else role == ROLE_ENGINE:
-            keeps_potential, keeps_value = _keeps(counts, roles, flat, kind, hand, flat_half)
+            keeps_potential, keeps_value = _keeps(counts, roles, flat, kind, hand, flat_half, refills)
             if not found or keeps_potential > kept_potential or (keeps_potential == kept_potential
                                                                   and keeps_value > kept_value):
                 found, kept_potential, kept_value = True, keeps_potential, keeps_value
@@ -733,6 +821,7 @@ def choose(obs, mask, rules, rng):
     n = int(rules[R_PLAYERS])
     flat_half, adds = rules[R_FLAT_HALF] != 0, rules[R_ADDS] != 0
     victim_picks_her, keeps_reserves = rules[R_VICTIM_PICKS] != 0, rules[R_KEEPS_RESERVES] != 0
+    refills = rules[R_REFILLS] != 0
     hand = np.zeros(NUM_KINDS, np.int64)
     for kind in range(NUM_KINDS):
         hand[kind] = int(obs[O_HAND + kind])
@@ -745,11 +834,11 @@ def choose(obs, mask, rules, rng):
     elif phase == E.PH_LAYOUT:
         action = _lay_out(obs, mask, hand, flat_half, adds, keeps_reserves)
     elif phase == E.PH_TURN:
-        action = _turn(obs, mask, hand, n, flat_half, adds, victim_picks_her)
+        action = _turn(obs, mask, hand, n, flat_half, adds, victim_picks_her, refills)
     elif phase == E.PH_MISERY_SLOT:
-        action = _pick(obs, mask, hand, flat_half, victim_picks_her)
+        action = _pick(obs, mask, hand, flat_half, victim_picks_her, refills)
     elif phase == E.PH_REACT:
-        action = _react(obs, mask, hand, flat_half)
+        action = _react(obs, mask, hand, flat_half, refills)
     elif phase == E.PH_PLACE:
         action = _place(obs, flat_half)
     elif phase == E.PH_ENGINE_SLOT:

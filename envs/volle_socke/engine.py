@@ -5,11 +5,14 @@ one card face up; **building** (take the top of the draw pile or the face-up car
 one face up; knocking is allowed between taking and discarding, after which every other seat
 has exactly one more turn); **laying out** (the knocker first, then in seat order, each seat lays
 out at least front wheel, engine and rear wheel or is out of the round); the **contest** (the
-knocker first, in turn, each seat plays one card: a) onto its own bike (an engine or a Turbo is
-added, a wheel fills its empty slot, a spare part takes any role; option ``own_bike="remove"``
-reads a) literally instead: a card taken off the own bike), b) a misery card on another bike,
-c) a card face down on the discard pile, d) a hand card in place of one of its bike cards; or it
-passes. Before its play a seat may move each of its laid-out spare parts once into another role.
+knocker first, in turn, each seat plays one card: a) takes a card off its own bike (face up onto
+the discard pile), b) a misery card on another bike, c) a card face down on the discard pile,
+d) a hand card in place of one of its bike cards of that role (the old one face up onto the
+discard pile); or it passes. A hand card never goes where no card lies (option
+``refill_from_hand``: d) also fills an empty slot); option ``own_bike="add"`` reads a) as laying a
+hand card onto the own bike instead (an engine or a Turbo is added, a wheel fills its empty slot,
+a spare part takes any role). An Air Pump pumps up the own flat tyre as a play of its own. Before
+its play a seat may move each of its laid-out spare parts once into another role.
 The target of a misery card answers at once with a fitting joy card or accepts; the card that
 Motor her / Rad her takes is chosen by the victim (option ``her_choice="attacker"``: by the
 attacker) and goes straight onto the attacker's bike). The round ends when every seat still in it
@@ -136,6 +139,7 @@ STATE = state_dtype([
     ("counted_rounds", np.int8),
     ("flat_half", np.int8),
     ("own_bike_add", np.int8),                   # a) adds a hand card (1) or removes a bike card (0)
+    ("refill", np.int8),                         # own_bike="remove": d) also fills an empty slot from the hand
     ("victim_picks", np.int8),                   # the victim picks the card Motor her / Rad her takes
     ("round_rewards", np.int8),
 ], MAX_PLAYERS)
@@ -145,6 +149,7 @@ CONFIG = config_dtype([
     ("counted_rounds", np.int8),
     ("flat_half", np.int8),
     ("own_bike_add", np.int8),
+    ("refill", np.int8),
     ("victim_picks", np.int8),
     ("round_rewards", np.int8),
 ])
@@ -205,6 +210,7 @@ def make_config(config):
     record["counted_rounds"] = counted_rounds(config)
     record["flat_half"] = config["flat_front"] == "half"
     record["own_bike_add"] = config["own_bike"] == "add"
+    record["refill"] = config["refill_from_hand"]
     record["victim_picks"] = config["her_choice"] == "victim"
     record["round_rewards"] = config["round_rewards"]
     return record
@@ -533,16 +539,30 @@ def _turn_mask(state, seat, mask):
     for kind in range(NUM_KINDS):               # c) a hand card face down on the discard pile
         if hand[kind] > 0:
             mask[DISCARD_BASE + kind] = 1
-    for f in range(NUM_FITS):                   # a) a hand card onto the own bike, d) in place of one
+    # d) a hand card in place of a bike card of its role; with own_bike="add", a) a hand card onto
+    # the own bike (a wheel into its empty slot, an engine beside the others, a Turbo); with
+    # own_bike="remove" a hand card never goes where no card lies (refill_from_hand: a wheel into
+    # its empty slot, an engine when none is left).
+    fills = state.own_bike_add != 0 or state.refill != 0
+    has_engine = _engines_on(state, seat) > 0
+    has_front = wheel_of(state, seat, ROLE_FRONT) >= 0
+    has_rear = wheel_of(state, seat, ROLE_REAR) >= 0
+    for f in range(NUM_FITS):
         kind, role = FIT_KIND[f], FIT_ROLE[f]
         if hand[kind] == 0:
             continue
         if role == ROLE_TURBO:
-            ok = state.own_bike_add != 0        # a Turbo is only ever added
+            ok = state.own_bike_add != 0        # a Turbo is only ever added (a)
         elif role == ROLE_PUMP:
-            ok = state.flat_tyre[seat] != 0
-        else:
+            ok = state.flat_tyre[seat] != 0     # the Air Pump's own use
+        elif fills:
             ok = True  # a wheel fills its slot or takes it over; an engine joins the engines or replaces one
+        elif role == ROLE_ENGINE:
+            ok = has_engine                     # d) in place of an engine (which one: PH_ENGINE_SLOT)
+        elif role == ROLE_FRONT:
+            ok = has_front                      # d) in place of the front wheel
+        else:
+            ok = has_rear                       # d) in place of the rear wheel
         if ok:
             mask[FIT_BASE + f] = 1
     if not state.own_bike_add:                  # a) read literally: a card off the own bike
@@ -908,6 +928,7 @@ def reset(state, config, seed):
     state.counted_rounds = config.counted_rounds
     state.flat_half = config.flat_half
     state.own_bike_add = config.own_bike_add
+    state.refill = config.refill
     state.victim_picks = config.victim_picks
     state.round_rewards = config.round_rewards
     state.round_index = 0
@@ -1096,6 +1117,7 @@ STATE_BOUNDS = {
     "counted_rounds": (1, MAX_ROUNDS),
     "flat_half": (0, 1),
     "own_bike_add": (0, 1),
+    "refill": (0, 1),
     "victim_picks": (0, 1),
     "round_rewards": (0, 1),
 }

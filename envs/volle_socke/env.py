@@ -16,16 +16,21 @@ Each round the seats first *build*: take the top of the face-down draw pile or t
 then discard one card face up. Someone knocks (between taking and discarding); every other seat
 then has exactly one more turn. In the *horsepower contest* the knocker lays out a bike first
 (at least front wheel, engine and rear wheel), then the others in seat order; a seat that cannot
-is out of the round. Then, turn by turn from the knocker, each seat plays one card: a) onto its
-own bike (a further engine, a Turbo, a missing wheel, a spare part in any role), b) a misery card
-on another bike (Motor her, Rad her, TÜV, Bull, Nail), c) face down on the discard pile, or d) in
-place of one of its bike cards; or it passes. Before its play it may move each of its laid-out
-spare parts once into another role (into an empty slot too). The target of a misery card answers
-at once with a fitting joy card (Da lach ich doch über against any misery, Fuck for TÜV against
-TÜV, Air Pump against Nail) or accepts; for Motor her and Rad her it then picks the engine or
-wheel it hands over. The round ends when every seat still in it has passed in a row. A bike scores its engine power x 2 per Turbo x the rear wheel's gear,
-halved by a wooden front wheel and 0 with a flat front tyre; over the game the best 8 of each
-seat's 10 round scores count.
+is out of the round. Then, turn by turn from the knocker, each seat plays one card, the
+rulebook's four options: a) it removes a card from its own bike (face up onto the discard pile),
+b) a misery card on another bike (Motor her, Rad her, TÜV, Bull, Nail), c) a hand card face down
+on the discard pile, or d) a hand card in place of one of its bike cards of that role (the old one
+goes face up onto the discard pile); or it passes (an Air Pump may also pump up its own flat tyre).
+A hand card never goes where no card lies: no Turbo, no further engine, no wheel into an empty
+slot (option ``refill_from_hand``: d) fills an empty slot too; option ``own_bike="add"``: a) lays
+a hand card onto the own bike instead, a further engine, a Turbo, a missing wheel, a spare part in
+any role). Before its play a seat may move each of its laid-out spare parts once into another
+role (into an empty slot too). The target of a misery card answers at once with a fitting joy card
+(Da lach ich doch über against any misery, Fuck for TÜV against TÜV, Air Pump against Nail) or
+accepts; for Motor her and Rad her it then picks the engine or wheel it hands over. The round ends
+when every seat still in it has passed in a row. A bike scores its engine power x 2 per Turbo x the
+rear wheel's gear, halved by a wooden front wheel and 0 with a flat front tyre; over the game the
+best 8 of each seat's 10 round scores count.
 
 Rules the rulebook leaves open are decided in ``docs/rules/volle_socke.md``.
 
@@ -50,17 +55,19 @@ One flat ``Discrete(156)``; the mask lists the legal ones. Cards are named by ki
 3                       lay-out: finish laying out (the bike is complete)
 4                       contest: pass
 5 / 6 / 7 / 8           react to a misery card: accept / Da lach ich doch über / Fuck for TÜV / Air Pump
-9                       contest: the engine just fitted joins the others (a); none goes
+9                       contest, ``own_bike="add"`` only: the engine just fitted joins the others
+                        (a); none goes
 10 + kind (26)          discard a hand card (face up while building, face down in the contest)
 36 + f (31)             fit a hand card onto the own bike in a role (``engine.FIT_KIND/FIT_ROLE``):
-                        lay it out; in the contest add it (a) or put it in place of the card in
-                        that role (d: the old card goes to the discard pile; for an engine the
-                        next decision says which engine goes, or action 9 that none does); pump
-                        up the own flat tyre; or choose the role of a received spare part
+                        lay it out; in the contest put it in place of the card in that role (d:
+                        the old card goes to the discard pile; for an engine the next decision
+                        says which engine goes), or with ``own_bike="add"`` add it (a; for an
+                        engine action 9: none goes); pump up the own flat tyre; or choose the
+                        role of a received spare part
 67 + 3 s + r (18)       move the own laid-out spare part s into role r (front / rear / engine);
                         a wheel in that slot goes to the discard pile; the turn goes on
-85 + b (18)             ``own_bike="remove"`` only: remove the card of bike kind b from the own
-                        bike (to the discard pile)
+85 + b (18)             a) remove the card of bike kind b from the own bike (face up to the
+                        discard pile; not with ``own_bike="add"``)
 103 + b (18)            choose the bike card of kind b: the card a misery card aims at, the card
                         the victim of Motor her / Rad her hands over, or the engine a newly
                         fitted engine replaces
@@ -82,9 +89,11 @@ Options
 -------
 ``num_players`` (2-8, default 4), ``num_rounds`` (1-10, default 10), ``counted_rounds`` (default
 8, or every round when there are fewer), ``flat_front`` ("zero": a flat front tyre scores 0;
-"half": it halves the value), ``own_bike`` ("add": the contest's option a) puts a hand card onto
-the own bike; "remove": the literal English text, a card comes off the own bike onto the discard
-pile, and a Turbo cannot be fitted after laying out), ``her_choice`` ("victim": the attacked seat
+"half": it halves the value), ``own_bike`` ("remove": the contest's option a) as the rulebook
+says, a card comes off the own bike onto the discard pile, and a hand card only replaces a bike
+card, d); "add": a) lays a hand card onto the own bike, a further engine, a Turbo, a missing
+wheel), ``refill_from_hand`` (False; True: with ``own_bike="remove"``, d) also puts a hand card
+into a slot a misery card emptied), ``her_choice`` ("victim": the attacked seat
 picks the engine / wheel Motor her / Rad her takes; "attacker": the attacker picks it),
 ``round_rewards``, ``max_cycles``, ``illegal_action``, ``render_mode``.
 """
@@ -152,9 +161,12 @@ GAME = Game(
                                  check=_check_counted),
         "flat_front": Option("zero", "a flat front tyre scores 0 ('zero') or halves the value ('half')",
                              choices=("zero", "half")),
-        "own_bike": Option("add", "the contest's option a): 'add' a hand card onto the own bike (an engine, a Turbo, "
-                           "a missing wheel, a spare part), or 'remove' a card from it (the literal English text)",
-                           choices=("add", "remove")),
+        "own_bike": Option("remove", "the contest's option a): 'remove' a card from the own bike (the rulebook's "
+                           "text), or 'add' a hand card onto it (an engine, a Turbo, a missing wheel, a spare part)",
+                           choices=("remove", "add")),
+        "refill_from_hand": Option(False, "with own_bike='remove': d) may also put a hand card into an empty slot "
+                                   "(a wheel a misery card took, the last engine); 'add' fills them anyway",
+                                   choices=(False, True)),
         "her_choice": Option("victim", "who picks the card Motor her / Rad her takes: the 'victim' or the 'attacker'",
                              choices=("victim", "attacker")),
         "round_rewards": Option(False, "also reward each round's placement (divided by num_rounds)",

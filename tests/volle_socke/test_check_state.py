@@ -32,7 +32,7 @@ def test_every_field_has_bounds_and_every_code_a_text():
 @pytest.mark.parametrize("num_players", [2, 4, 8])
 def test_batches_of_random_games_pass_at_every_step(num_players):
     # Many games at once, in numba; every record is checked after every decision.
-    for config in ({}, {"own_bike": "remove", "her_choice": "attacker"}):
+    for config in ({}, {"own_bike": "add", "her_choice": "attacker"}, {"refill_from_hand": True}):
         vg = VectorGame("volle_socke_v0", 64, seed=num_players, num_players=num_players, **config)
         vg.reset()
         for _ in range(300):
@@ -153,7 +153,7 @@ def random_records(count, seed):
     out = []
     for g in range(count):
         n = int(rng.integers(2, 9))
-        config = [{}, {"own_bike": "remove", "her_choice": "attacker"}][g % 2]
+        config = [{}, {"own_bike": "add", "her_choice": "attacker"}, {"refill_from_hand": True}][g % 3]
         env = raw_env(num_players=n, **config)
         env.reset(seed=int(rng.integers(1 << 30)))
         for _ in range(int(rng.integers(0, 900))):
@@ -195,6 +195,7 @@ def test_records_with_one_random_change_are_rejected_or_play_on_safely():
 def _plays_on_safely(state, rng):
     n = int(state[0]["num_players"])
     env = raw_env(num_players=n, own_bike="add" if state[0]["own_bike_add"] else "remove",
+                  refill_from_hand=bool(state[0]["refill"]),
                   her_choice="victim" if state[0]["victim_picks"] else "attacker")
     env.set_state(state)
     for _ in range(30):

@@ -9,7 +9,9 @@ from envs.volle_socke.data import (
     RAD_HER, REAR_1, ROLE_ENGINE, ROLE_FRONT, ROLE_REAR, SPARE_0, TURBO, TUV, WOODEN_FRONT,
 )
 
-from .helpers import contest_position, discard, fit, kind_totals, legal, misery, move, record, remove, slot, valid
+from .helpers import (
+    contest_position, discard, fit, kind_totals, legal, make, misery, move, record, remove, slot, valid,
+)
 
 REAR_2, REAR_3, REAR_4 = REAR_1 + 1, REAR_1 + 2, REAR_1 + 3
 BASIC = [FRONT, ENGINE_20, REAR_1]
@@ -65,14 +67,99 @@ def test_passing_is_always_possible_and_nothing_else_with_nothing_to_play():
     assert legal(env) == {E.PASS}
 
 
-# ---- a) a hand card onto the own bike -------------------------------------------------------------
+# ---- a) a card off the own bike (the default, the rulebook's text) --------------------------------
 # "Each player must, in turn, play one card, and has 4 options: a) Remove a card from their own
-# motorcycle [...]": every option plays a hand card, so a) lays a hand card onto (German
-# "anlegen") the own bike: a further engine, a Turbo, a missing wheel, a spare part in any role.
+# motorcycle, or b) play a misery card on another player's motorcycle, or c) place a card face down
+# on the discard pile, or d) place one of their laid-out motorcycle cards on the discard pile and
+# replace it with a card from their hand." A hand card reaches the bike only by d), in place of a
+# laid-out card.
 
 
-def test_a_adds_a_hand_engine_and_the_bike_scores_it():
-    env = contest_position(2, hands={0: [ENGINE_100]}, bikes={0: BASIC, 1: BASIC})
+def test_the_default_is_the_rulebooks_text():
+    config = make(2).config
+    assert config["own_bike"] == "remove" and config["refill_from_hand"] is False
+
+
+def test_a_removes_a_card_from_the_own_bike_face_up_onto_the_discard_pile():
+    env = contest_position(2, bikes={0: BASIC + [ENGINE_10, TURBO], 1: BASIC})
+    rec = record(env)
+    # Any card of the own bike, the Turbo included; none of another bike.
+    removable = {a for a in legal(env) if E.REMOVE_BASE <= a < E.SLOT_BASE}
+    assert removable == {remove(FRONT), remove(ENGINE_20), remove(ENGINE_10), remove(REAR_1), remove(TURBO)}
+    env.step(remove(ENGINE_10))
+    assert rec["bike"][0, ENGINE_10] == 0 and top_of_discard(rec) == (ENGINE_10, E.ALL_SEATS)
+    assert rec["hand"][0].sum() == 0                     # not into the hand
+    assert E.bike_value(rec, 0) == 20 * 2
+    # It was the turn's card play: the turn passes and the count of passes starts again.
+    assert rec["current_player"] == 1 and rec["pass_streak"] == 0 and conserved(env) and valid(env)
+
+
+def test_a_removing_a_wheel_leaves_its_slot_empty():
+    env = contest_position(2, hands={0: [REAR_3]}, bikes={0: [FRONT, ENGINE_50, (SPARE_0 + 2, ROLE_REAR)],
+                                                          1: BASIC})
+    rec = record(env)
+    env.step(remove(SPARE_0 + 2))
+    assert E.wheel_of(rec, 0, ROLE_REAR) == -1 and E.bike_value(rec, 0) == 0
+    assert rec["spare_role"][2] == 0 and top_of_discard(rec) == (SPARE_0 + 2, E.ALL_SEATS)
+    env.step(E.PASS)
+    assert fit(REAR_3) not in legal(env)                 # nothing to replace: the slot stays empty
+    assert valid(env)
+
+
+def test_a_hand_engine_or_turbo_is_never_added_an_engine_only_replaces():
+    env = contest_position(2, hands={0: [ENGINE_100, TURBO]}, bikes={0: BASIC, 1: BASIC})
+    assert fit(TURBO) not in legal(env) and E.ADD_ENGINE not in legal(env)
+    env.step(fit(ENGINE_100))
+    # d): which engine goes; no "none goes".
+    assert record(env)["phase"] == E.PH_ENGINE_SLOT and legal(env) == {slot(ENGINE_20)}
+    env.step(slot(ENGINE_20))
+    rec = record(env)
+    assert E.engine_power(rec, 0) == 100 and top_of_discard(rec) == (ENGINE_20, E.ALL_SEATS) and conserved(env)
+
+
+@pytest.mark.parametrize("bike,card", [
+    ([ENGINE_50, REAR_1], FRONT),                   # no front wheel to replace
+    ([FRONT, ENGINE_50], REAR_3),                   # no rear wheel to replace
+    ([FRONT, REAR_1], ENGINE_100),                  # no engine to replace
+])
+def test_a_hand_card_never_fills_an_empty_slot(bike, card):
+    env = contest_position(2, hands={0: [card, SPARE_0 + 5]}, bikes={0: bike, 1: BASIC})
+    can = legal(env)
+    assert fit(card) not in can
+    empty = [r for r in (ROLE_FRONT, ROLE_REAR) if E.wheel_of(record(env), 0, r) < 0]
+    if E.engine_power(record(env), 0) == 0:
+        empty.append(ROLE_ENGINE)
+    # A spare part from the hand neither goes into the empty slot; in a taken one it replaces (d).
+    assert all(fit(SPARE_0 + 5, r) not in can for r in empty)
+    assert all(fit(SPARE_0 + 5, r) in can for r in (ROLE_FRONT, ROLE_REAR, ROLE_ENGINE) if r not in empty)
+
+
+@pytest.mark.parametrize("config", [dict(own_bike="add"), dict(refill_from_hand=True)])
+def test_a_lost_card_can_be_replaced_into_the_empty_slot_with_a_refilling_option(config):
+    env = contest_position(2, hands={0: [FRONT, ENGINE_50]}, bikes={0: [REAR_1], 1: BASIC}, **config)
+    rec = record(env)
+    env.step(fit(FRONT))
+    env.step(E.PASS)
+    env.step(fit(ENGINE_50))              # no engine on the bike: it simply goes in
+    assert rec["phase"] == E.PH_TURN and E.bike_value(rec, 0) == 50
+
+
+def test_refill_from_hand_adds_no_turbo_and_no_further_engine():
+    env = contest_position(2, hands={0: [ENGINE_100, TURBO]}, bikes={0: BASIC, 1: BASIC}, refill_from_hand=True)
+    assert fit(TURBO) not in legal(env)
+    env.step(fit(ENGINE_100))
+    assert legal(env) == {slot(ENGINE_20)}
+
+
+# ---- option own_bike="add": a) a hand card onto the own bike ---------------------------------------
+# Issue 18's reading of a) as German "anlegen": every option plays a hand card, so a) lays a hand
+# card onto the own bike: a further engine, a Turbo, a missing wheel, a spare part in any role.
+
+ADD = dict(own_bike="add")
+
+
+def test_add_a_adds_a_hand_engine_and_the_bike_scores_it():
+    env = contest_position(2, hands={0: [ENGINE_100]}, bikes={0: BASIC, 1: BASIC}, **ADD)
     rec = record(env)
     assert E.bike_value(rec, 0) == 20
     env.step(fit(ENGINE_100))
@@ -85,8 +172,8 @@ def test_a_adds_a_hand_engine_and_the_bike_scores_it():
     assert rec["discard_size"] == 0 and valid(env)     # nothing left the bike
 
 
-def test_a_adds_a_turbo_and_the_value_doubles():
-    env = contest_position(2, hands={0: [TURBO, TURBO]}, bikes={0: [FRONT, ENGINE_50, REAR_3], 1: BASIC})
+def test_add_a_adds_a_turbo_and_the_value_doubles():
+    env = contest_position(2, hands={0: [TURBO, TURBO]}, bikes={0: [FRONT, ENGINE_50, REAR_3], 1: BASIC}, **ADD)
     rec = record(env)
     assert fit(TURBO) in legal(env)
     env.step(fit(TURBO))
@@ -96,9 +183,9 @@ def test_a_adds_a_turbo_and_the_value_doubles():
     assert E.bike_value(rec, 0) == 50 * 4 * 3 and valid(env)
 
 
-def test_a_adds_a_missing_wheel():
+def test_add_a_adds_a_missing_wheel():
     # A bike that lost its rear wheel (say to a TÜV card) scores nothing until one is added.
-    env = contest_position(2, hands={0: [REAR_3, FRONT]}, bikes={0: [FRONT, ENGINE_50], 1: BASIC})
+    env = contest_position(2, hands={0: [REAR_3, FRONT]}, bikes={0: [FRONT, ENGINE_50], 1: BASIC}, **ADD)
     rec = record(env)
     assert E.bike_value(rec, 0) == 0
     env.step(fit(REAR_3))
@@ -111,9 +198,9 @@ def test_a_adds_a_missing_wheel():
     (ROLE_REAR, [FRONT, ENGINE_50], 50 * 4),        # a 4th-gear rear wheel
     (ROLE_ENGINE, [FRONT, REAR_1], 60),             # the engine it lacked: the 60 HP printed on it
 ])
-def test_a_adds_a_spare_part_in_any_role(role, bike, value):
+def test_add_a_adds_a_spare_part_in_any_role(role, bike, value):
     spare = SPARE_0 + 5
-    env = contest_position(2, hands={0: [spare]}, bikes={0: bike, 1: BASIC})
+    env = contest_position(2, hands={0: [spare]}, bikes={0: bike, 1: BASIC}, **ADD)
     rec = record(env)
     assert E.bike_value(rec, 0) == 0
     env.step(fit(spare, role))
@@ -121,8 +208,8 @@ def test_a_adds_a_spare_part_in_any_role(role, bike, value):
     assert E.bike_value(rec, 0) == value and valid(env)
 
 
-def test_a_adds_a_spare_part_as_a_further_engine():
-    env = contest_position(2, hands={0: [SPARE_0 + 5]}, bikes={0: BASIC, 1: BASIC})
+def test_add_a_adds_a_spare_part_as_a_further_engine():
+    env = contest_position(2, hands={0: [SPARE_0 + 5]}, bikes={0: BASIC, 1: BASIC}, **ADD)
     rec = record(env)
     env.step(fit(SPARE_0 + 5, ROLE_ENGINE))
     env.step(E.ADD_ENGINE)
@@ -132,7 +219,8 @@ def test_a_adds_a_spare_part_as_a_further_engine():
 def test_adding_builds_the_rulebooks_180_hp_bike():
     # "Engine power: 50 and 10 HP gives 60 HP. A Turbo card doubles the value to 120 HP. A third gear
     # triples the value, so 360 HP. A wooden front wheel halves the value. Total value: 180 HP."
-    env = contest_position(2, hands={0: [ENGINE_10, TURBO]}, bikes={0: [WOODEN_FRONT, ENGINE_50, REAR_3], 1: BASIC})
+    env = contest_position(2, hands={0: [ENGINE_10, TURBO]}, bikes={0: [WOODEN_FRONT, ENGINE_50, REAR_3], 1: BASIC},
+                           **ADD)
     rec = record(env)
     assert E.bike_value(rec, 0) == 75
     env.step(fit(ENGINE_10))
@@ -143,25 +231,9 @@ def test_adding_builds_the_rulebooks_180_hp_bike():
     assert E.bike_value(rec, 0) == 180
 
 
-def test_a_never_takes_a_card_off_the_own_bike_by_default():
-    env = contest_position(2, hands={0: [ENGINE_10]}, bikes={0: BASIC + [TURBO], 1: BASIC})
+def test_add_a_never_takes_a_card_off_the_own_bike():
+    env = contest_position(2, hands={0: [ENGINE_10]}, bikes={0: BASIC + [TURBO], 1: BASIC}, **ADD)
     assert not any(E.REMOVE_BASE <= a < E.SLOT_BASE for a in legal(env))
-
-
-def test_literal_option_a_removes_a_card_from_the_own_bike():
-    env = contest_position(2, bikes={0: BASIC + [ENGINE_10], 1: BASIC}, own_bike="remove")
-    rec = record(env)
-    assert legal(env) >= {remove(FRONT), remove(ENGINE_20), remove(ENGINE_10), remove(REAR_1)}
-    env.step(remove(ENGINE_10))
-    assert rec["bike"][0, ENGINE_10] == 0 and top_of_discard(rec) == (ENGINE_10, E.ALL_SEATS)
-    assert rec["current_player"] == 1 and conserved(env)
-
-
-def test_literal_option_a_adds_nothing_an_engine_only_replaces():
-    env = contest_position(2, hands={0: [ENGINE_100, TURBO]}, bikes={0: BASIC, 1: BASIC}, own_bike="remove")
-    assert fit(TURBO) not in legal(env)
-    env.step(fit(ENGINE_100))
-    assert record(env)["phase"] == E.PH_ENGINE_SLOT and legal(env) == {slot(ENGINE_20)}
 
 
 # ---- c) discard, d) replace ------------------------------------------------------------------------
@@ -210,15 +282,6 @@ def test_replace_an_engine_choosing_which_one_goes(own_bike):
     assert rec["bike"][0, ENGINE_100] == 1 and rec["bike"][0, ENGINE_10] == 0
     assert E.bike_value(rec, 0) == 120 and top_of_discard(rec) == (ENGINE_10, E.ALL_SEATS)
     assert rec["current_player"] == 1 and conserved(env)
-
-
-def test_a_lost_card_can_be_replaced_into_the_empty_slot():
-    env = contest_position(2, hands={0: [FRONT, ENGINE_50]}, bikes={0: [REAR_1], 1: BASIC})
-    rec = record(env)
-    env.step(fit(FRONT))
-    env.step(E.PASS)
-    env.step(fit(ENGINE_50))              # no engine on the bike: it simply goes in
-    assert rec["phase"] == E.PH_TURN and E.bike_value(rec, 0) == 50
 
 
 def test_pump_up_the_own_flat_tyre_in_a_turn():
@@ -276,11 +339,13 @@ def test_a_spare_part_moves_into_the_slot_rad_her_emptied():
     assert valid(env)
 
 
-def test_a_spare_part_moves_into_the_slot_motor_her_emptied():
-    # The victim's only engine goes; its spare rear wheel becomes the engine and, in the same turn,
-    # a rear wheel from the hand fills the rear slot (a): a bike again.
+@pytest.mark.parametrize("own_bike", ["remove", "add"])
+def test_a_spare_part_moves_into_the_slot_motor_her_emptied(own_bike):
+    # The victim's only engine goes; its spare rear wheel becomes the engine. With own_bike="add" a
+    # rear wheel from the hand then fills the rear slot in the same turn (a): a bike again; by
+    # default nothing lies in the rear slot for a hand wheel to replace.
     bikes = {0: BASIC, 1: [FRONT, ENGINE_100, (SPARE_0 + 3, ROLE_REAR)]}
-    env = contest_position(2, hands={0: [MOTOR_HER], 1: [REAR_2]}, bikes=bikes)
+    env = contest_position(2, hands={0: [MOTOR_HER], 1: [REAR_2]}, bikes=bikes, own_bike=own_bike)
     rec = record(env)
     env.step(misery(MOTOR_HER, 1))
     env.step(E.ACCEPT)
@@ -289,6 +354,9 @@ def test_a_spare_part_moves_into_the_slot_motor_her_emptied():
     assert E.engine_power(rec, 1) == 0 and E.bike_value(rec, 1) == 0 and E.bike_value(rec, 0) == 120
     env.step(move(SPARE_0 + 3, ROLE_ENGINE))
     assert E.wheel_of(rec, 1, ROLE_REAR) == -1 and E.engine_power(rec, 1) == 40
+    if own_bike == "remove":
+        assert fit(REAR_2) not in legal(env)
+        return
     env.step(fit(REAR_2))
     assert E.bike_value(rec, 1) == 40 * 2 and rec["current_player"] == 0 and valid(env)
 

@@ -37,8 +37,9 @@ class CheckedHeuristic(HeuristicAgent):
         return action
 
 
-@pytest.mark.parametrize("num_players,config", [(2, {}), (3, {"own_bike": "remove", "her_choice": "attacker"}), (5, {"flat_front": "half"}),
-                                                (8, {})])
+@pytest.mark.parametrize("num_players,config", [(2, {}), (3, {"own_bike": "add", "her_choice": "attacker"}),
+                                                (4, {"refill_from_hand": True}), (5, {"flat_front": "half"}),
+                                                (6, {"own_bike": "add"}), (8, {})])
 def test_only_legal_actions_in_whole_games(num_players, config):
     for game in range(3):
         lineup = [CheckedHeuristic(seed=game * 10 + s) if s % 2 == 0 else RandomAgent(seed=s) for s in
@@ -51,14 +52,14 @@ def test_registered_for_the_game():
     assert isinstance(heuristic_for("volle_socke_v0"), HeuristicAgent)
 
 
-@pytest.mark.parametrize("num_players", [2, 4])
-def test_beats_random_players(num_players):
+@pytest.mark.parametrize("num_players,config", [(2, {}), (4, {}), (4, {"own_bike": "add"})])
+def test_beats_random_players(num_players, config):
     games, wins = 150, 0
     for game in range(games):
         seat = game % num_players
         lineup = [RandomAgent(seed=1000 * game + s) for s in range(num_players)]
         lineup[seat] = HeuristicAgent(seed=game)
-        returns = play_game("volle_socke_v0", lineup, seed=game, config={"num_rounds": 3})
+        returns = play_game("volle_socke_v0", lineup, seed=game, config={"num_rounds": 3, **config})
         wins += returns[seat] == returns.max() and returns[seat] > 0
     # A random seat wins 1 game in num_players; the heuristic builds, keeps and defends its bike.
     assert wins / games >= 0.8, wins
@@ -78,9 +79,9 @@ def test_values_a_hand_by_its_best_bike():
     assert best_bike_from(counts_of([ENGINE_100, REAR_4]), False)[0] == 0
 
 
-def test_lays_out_a_bike_that_stands_and_keeps_reserves():
+def test_lays_out_a_bike_that_stands_and_keeps_reserves_where_a_adds():
     hands = {0: [WOODEN_FRONT, FRONT, ENGINE_10, ENGINE_100, REAR_1, REAR_4, TURBO, LACH], 1: BASIC + [ENGINE_10]}
-    env = layout_position(hands, knocker=0)
+    env = layout_position(hands, knocker=0, own_bike="add")
     rec = record(env)
     while rec["phase"] == E.PH_LAYOUT:
         env.step(decide(env))
@@ -90,8 +91,9 @@ def test_lays_out_a_bike_that_stands_and_keeps_reserves():
 
 
 def test_lays_out_everything_when_nothing_can_be_added_later():
+    # The default (the rulebook's contest): a hand card only ever replaces a bike card.
     hands = {0: [WOODEN_FRONT, FRONT, ENGINE_10, ENGINE_100, REAR_1, REAR_4, TURBO, LACH], 1: BASIC + [ENGINE_10]}
-    env = layout_position(hands, knocker=0, own_bike="remove")
+    env = layout_position(hands, knocker=0)
     rec = record(env)
     while rec["phase"] == E.PH_LAYOUT:
         env.step(decide(env))
@@ -99,9 +101,9 @@ def test_lays_out_everything_when_nothing_can_be_added_later():
     assert rec["hand"][0].tolist() == counts_of([WOODEN_FRONT, REAR_1, LACH]).tolist()
 
 
-def test_puts_out_its_reserves_instead_of_passing():
+def test_puts_out_its_reserves_instead_of_passing_where_a_adds():
     env = contest_position(2, hands={0: [ENGINE_100, TURBO, WOODEN_FRONT]}, bikes={0: [FRONT, ENGINE_10, REAR_4],
-                                                                               1: BASIC})
+                                                                               1: BASIC}, own_bike="add")
     assert decide(env) == fit(ENGINE_100)           # the reserve that adds most (400 HP)
     env.step(fit(ENGINE_100))
     assert decide(env) == E.ADD_ENGINE               # beside the other engine, not in its place
@@ -114,16 +116,29 @@ def test_puts_out_its_reserves_instead_of_passing():
 
 
 def test_replaces_the_weakest_engine_when_nothing_can_be_added():
-    env = contest_position(2, hands={0: [ENGINE_100]}, bikes={0: [FRONT, ENGINE_20, ENGINE_50, REAR_1], 1: BASIC},
-                           own_bike="remove")
+    env = contest_position(2, hands={0: [ENGINE_100]}, bikes={0: [FRONT, ENGINE_20, ENGINE_50, REAR_1], 1: BASIC})
     assert decide(env) == fit(ENGINE_100)
     env.step(fit(ENGINE_100))
     assert decide(env) == slot(ENGINE_20)
 
 
-def test_repairs_a_broken_bike_before_attacking():
-    env = contest_position(2, hands={0: [WOODEN_FRONT, BULL]}, bikes={0: [ENGINE_50, REAR_4], 1: BASIC})
+@pytest.mark.parametrize("config", [dict(own_bike="add"), dict(refill_from_hand=True)])
+def test_repairs_a_broken_bike_before_attacking(config):
+    env = contest_position(2, hands={0: [WOODEN_FRONT, BULL]}, bikes={0: [ENGINE_50, REAR_4], 1: BASIC}, **config)
     assert decide(env) == fit(WOODEN_FRONT)
+
+
+def test_repairs_a_flat_tyre_by_replacing_the_wheel():
+    env = contest_position(2, hands={0: [FRONT, BULL]}, bikes={0: [FRONT, ENGINE_50, REAR_4], 1: BASIC}, flat=(0,))
+    assert decide(env) == fit(FRONT)
+
+
+def test_never_takes_a_card_off_its_own_bike():
+    # Nothing to add, nothing to attack with: it passes; removing a card never raises a bike.
+    env = contest_position(2, hands={0: [ENGINE_10]}, bikes={0: [FRONT, ENGINE_50, ENGINE_20, TURBO, REAR_4],
+                                                             1: BASIC})
+    assert any(E.REMOVE_BASE <= a < E.SLOT_BASE for a in env.legal_actions())
+    assert decide(env) == E.PASS
 
 
 def test_moves_a_spare_part_into_an_empty_slot():
@@ -136,35 +151,45 @@ def test_as_the_victim_hands_over_what_it_misses_least():
     env.step(misery(MOTOR_HER, 1))
     env.step(E.ACCEPT)
     assert decide(env) == slot(ENGINE_10)
-    # Rad her: the front wheel, since a reserve front wheel waits in hand and the 4th gear does not.
-    env = contest_position(2, hands={0: [RAD_HER], 1: [FRONT]}, bikes={0: BASIC, 1: [FRONT, ENGINE_100, REAR_4]})
+    # Rad her: the front wheel, since a reserve front wheel waits in hand and the 4th gear does not
+    # (where a hand card can fill the empty slot).
+    env = contest_position(2, hands={0: [RAD_HER], 1: [FRONT]}, bikes={0: BASIC, 1: [FRONT, ENGINE_100, REAR_4]},
+                           own_bike="add")
     env.step(misery(RAD_HER, 1))
     assert decide(env) == E.ACCEPT
     env.step(E.ACCEPT)
     assert decide(env) == slot(FRONT)
 
 
-def test_laughs_off_rad_her_only_without_a_reserve():
+def test_laughs_off_rad_her_only_without_a_reserve_where_reserves_refill():
     bikes = {0: BASIC, 1: [FRONT, ENGINE_100, REAR_4]}
-    env = contest_position(2, hands={0: [RAD_HER], 1: [LACH]}, bikes=bikes)
+    env = contest_position(2, hands={0: [RAD_HER], 1: [LACH]}, bikes=bikes, own_bike="add")
     env.step(misery(RAD_HER, 1))
     assert decide(env) == E.REACT_LACH
-    env = contest_position(2, hands={0: [RAD_HER], 1: [LACH, FRONT, REAR_4]}, bikes=bikes)
+    env = contest_position(2, hands={0: [RAD_HER], 1: [LACH, FRONT, REAR_4]}, bikes=bikes, own_bike="add")
     env.step(misery(RAD_HER, 1))
     assert decide(env) == E.ACCEPT
+
+
+def test_laughs_off_rad_her_even_with_wheels_in_hand_by_default():
+    # The rulebook's contest: a hand wheel cannot fill the slot Rad her empties, so the loss is the bike.
+    env = contest_position(2, hands={0: [RAD_HER], 1: [LACH, FRONT, REAR_4]},
+                           bikes={0: BASIC, 1: [FRONT, ENGINE_100, REAR_4]})
+    env.step(misery(RAD_HER, 1))
+    assert decide(env) == E.REACT_LACH
 
 
 class LaysOutEverything(HeuristicAgent):
     keeps_reserves = False
 
 
-def test_keeping_reserves_beats_laying_out_everything():
+def test_keeping_reserves_beats_laying_out_everything_where_a_adds():
     games, firsts = 100, 0.0
     for game in range(games):
         kinds = [(seat + game) % 2 for seat in range(4)]      # 0: keeps reserves
         lineup = [HeuristicAgent(seed=10 * game + s) if k == 0 else LaysOutEverything(seed=10 * game + s)
                   for s, k in enumerate(kinds)]
-        returns = play_game("volle_socke_v0", lineup, seed=game, config={"num_rounds": 3})
+        returns = play_game("volle_socke_v0", lineup, seed=game, config={"num_rounds": 3, "own_bike": "add"})
         top = np.isclose(returns, returns.max())
         firsts += sum(top[s] for s, k in enumerate(kinds) if k == 0) / top.sum()
     assert firsts / games >= 0.6, firsts / games   # an even match would give 0.5
@@ -189,8 +214,7 @@ def test_takes_the_best_engine_with_motor_her():
 
 def test_passes_when_nothing_helps():
     env = contest_position(2, hands={0: [ENGINE_10, WOODEN_FRONT]}, bikes={0: [FRONT, ENGINE_100, REAR_4],
-                                                                         1: [FRONT, ENGINE_10, REAR_1]},
-                           own_bike="remove")
+                                                                         1: [FRONT, ENGINE_10, REAR_1]})
     assert decide(env) == E.PASS
 
 

@@ -47,7 +47,8 @@ def _plain_python_digest(n, config, steps):
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
-@pytest.mark.parametrize("n,config", [(3, {"own_bike": "remove", "her_choice": "attacker"}), (6, {"flat_front": "half", "num_rounds": 4})])
+@pytest.mark.parametrize("n,config", [(3, {"own_bike": "add", "her_choice": "attacker"}),
+                                      (6, {"flat_front": "half", "num_rounds": 4})])
 def test_plain_python_plays_the_same_game_through_several_rounds(n, config):
     compiled = trajectory_digest(n, config, 2500)
     assert compiled[1] >= 2, "the game got through rounds"

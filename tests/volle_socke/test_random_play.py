@@ -66,8 +66,8 @@ def check_invariants(env):
         assert ((obs >= LOW) & (obs <= HIGH)).all(), np.flatnonzero((obs < LOW) | (obs > HIGH))
 
 
-CONFIGS = [dict(), dict(own_bike="remove", her_choice="attacker"), dict(flat_front="half", num_rounds=3),
-           dict(her_choice="attacker", round_rewards=True)]
+CONFIGS = [dict(), dict(own_bike="add", her_choice="attacker"), dict(flat_front="half", num_rounds=3),
+           dict(her_choice="attacker", round_rewards=True, refill_from_hand=True)]
 
 
 @pytest.mark.parametrize("num_players", range(2, 9))
