@@ -211,6 +211,14 @@ def _rate(value):
 READING = """\
 ## Reading
 
+- **Rules changed after these runs** (2026-12-07; CHANGELOG): Secret Hitler's defaults follow its
+  rulebook (Hitler knows nobody, term limits on the government that enacted the last policy at any
+  count, reshuffle at the draw; `hitler_knows_fascists="auto", term_limits="official",
+  reshuffle="after_session"` play the earlier game), Volle Socke's contest option a) removes a card
+  from the own bike (`own_bike="add"` is the earlier game), Teufel Teufel's devil move may take
+  cards under discs, Volles Fass voraus allows Barry / Farry moves between the two barrels of a
+  pair and prices two map berths at 1. The tournaments above were played under the earlier rules
+  and have not been repeated; the speed table hardly depends on them.
 - **Budgets.** The issue asks for about 1 s a decision over at least 400 games a lineup. The seat of
   ISMCTS decides 17 times in a 7-player Secret Hitler game, 23 in Teufel Teufel, 68 in Volles Fass
   voraus and 134 in Volle Socke (4 players, heuristic opponents), so 400 games at 1 s would take
