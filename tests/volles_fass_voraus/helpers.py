@@ -187,3 +187,17 @@ def mask_bits(mask):
 def barrels_total(state):
     on_decks = int((np.asarray(state.deck) > 0).sum())
     return on_decks + int(np.asarray(state.supply).sum()) + (1 if state.hand else 0)
+
+
+def barry_moves(env):
+    """The Barry / Farry moves legal now, as sorted (from space, to space) pairs."""
+    return sorted((int(data.MOVE_FROM[a - E.A_MOVE]), int(data.MOVE_TO[a - E.A_MOVE]))
+                  for a in legal(env) if a >= E.A_MOVE)
+
+
+def move_action(a, b):
+    """The action moving the barrel on space ``a`` to the adjacent space ``b``."""
+    for k in range(data.NUM_MOVES):
+        if data.MOVE_FROM[k] == a and data.MOVE_TO[k] == b:
+            return E.A_MOVE + k
+    raise AssertionError(f"{a} and {b} are not adjacent")

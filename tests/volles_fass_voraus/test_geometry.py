@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from envs.volles_fass_voraus import data, engine
 
 from .helpers import (
+    barry_moves, move_action,
     C, E, O, P, SAILOR, act, berth, deck_of, first_to_move, give_sailors, legal, load_deck, mask_bits, new_env,
     space_actions,
 )
@@ -102,18 +103,6 @@ def test_adjacency_includes_diagonals_but_not_two_rows_apart():
     assert neighbours(0) == [1, 4]
     assert 8 not in neighbours(1)  # straight ahead, two rows up: not adjacent
     assert data.NUM_MOVES == 56
-
-
-def barry_moves(env):
-    return sorted((int(data.MOVE_FROM[a - E.A_MOVE]), int(data.MOVE_TO[a - E.A_MOVE]))
-                  for a in legal(env) if a >= E.A_MOVE)
-
-
-def move_action(a, b):
-    for k in range(data.NUM_MOVES):
-        if data.MOVE_FROM[k] == a and data.MOVE_TO[k] == b:
-            return E.A_MOVE + k
-    raise AssertionError(f"{a} and {b} are not adjacent")
 
 
 def test_barry_slide_frees_a_blocked_barrel_for_unloading():

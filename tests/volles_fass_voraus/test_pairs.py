@@ -15,6 +15,7 @@ import pytest
 from envs.volles_fass_voraus import data
 
 from .helpers import (
+    barry_moves, move_action,
     E, O, P, SAILOR, TILE, act, berth, deck_of, first_to_move, give_sailors, legal, load_deck, mask_bits, new_env,
     record, space_actions,
 )
@@ -23,18 +24,6 @@ BENNY = 0
 PP = berth("unload PP -> 10")
 PAIR_BERTHS = [berth(text) for text in ("unload PP -> 10", "unload PO -> 9", "unload CC -> 4", "unload ** -> 6",
                                         "unload OO -> 7", "unload PC -> 8")]
-
-
-def barry_moves(env):
-    return sorted((int(data.MOVE_FROM[a - E.A_MOVE]), int(data.MOVE_TO[a - E.A_MOVE]))
-                  for a in legal(env) if a >= E.A_MOVE)
-
-
-def move_action(a, b):
-    for k in range(data.NUM_MOVES):
-        if data.MOVE_FROM[k] == a and data.MOVE_TO[k] == b:
-            return E.A_MOVE + k
-    raise AssertionError(f"{a} and {b} are not adjacent")
 
 
 def auditor_position(env, *sailors):
