@@ -113,6 +113,7 @@ STATE = state_dtype([
     ("discard", np.int8, (DECK_SIZE,)),          # discard pile, top = discard[discard_size - 1]
     ("discard_seen", np.uint8, (DECK_SIZE,)),    # bit q: seat q knows that discard card
     ("discard_size", np.int16),
+    ("discard_top_down", np.int8),               # the top card lies face down though every seat knows it (TÜV, Bull)
     ("discard_public", np.int8, (NUM_KINDS,)),   # discard cards every seat knows, by kind
     ("discard_private", np.int8, (MAX_PLAYERS, NUM_KINDS)),  # each seat's own face-down discards
     ("hand", np.int8, (MAX_PLAYERS, NUM_KINDS)),
@@ -314,10 +315,19 @@ def _push_discard(state, kind, seen):
     state.discard[state.discard_size] = kind
     state.discard_seen[state.discard_size] = seen
     state.discard_size += 1
+    state.discard_top_down = 0
     if seen == ALL_SEATS:
         state.discard_public[kind] += 1
     else:
         state.discard_private[_lowest_bit(seen), kind] += 1
+
+
+@njit(cache=True)
+def discard_top_face_up(state):
+    """The discard pile's top card lies face up: every seat knows it, and it was not put there face
+    down (TÜV and Bull turn the challenged card down, though the whole table saw it on the bike)."""
+    top = state.discard_size - 1
+    return top >= 0 and state.discard_seen[top] == ALL_SEATS and not state.discard_top_down
 
 
 @njit(cache=True)
@@ -476,7 +486,7 @@ def legal_mask(state, seat, mask):
     if phase == PH_DRAW:
         if state.deck_size > 0:
             mask[DRAW_PILE] = 1
-        if state.discard_size > 0 and state.discard_seen[state.discard_size - 1] == ALL_SEATS:
+        if discard_top_face_up(state):
             mask[DRAW_FACE_UP] = 1
     elif phase == PH_DISCARD:
         if state.knocker < 0:
@@ -824,7 +834,8 @@ def _resolve_misery(state):
         state.flat_tyre[target] = 1
     elif misery == TUV or misery == BULL:
         _take_off(state, target, kind)
-        _push_discard(state, kind, ALL_SEATS)
+        _push_discard(state, kind, ALL_SEATS)   # "placed face down on the discard pile"
+        state.discard_top_down = 1
     else:                                       # Motor her / Rad her: the card goes to the attacker's bike
         attacker = state.turn_seat
         flat = state.flat_tyre[target] if role_of(state, kind) == ROLE_FRONT else 0
@@ -973,9 +984,8 @@ def observe(state, viewer, out):
         for i in range(played):
             out[row + i] = state.round_scores[q, i]
         out[O_TOTALS + r] = state.totals[q]
-    top = state.discard_size - 1
-    if top >= 0 and state.discard_seen[top] == ALL_SEATS:
-        out[O_TOP + int(state.discard[top])] = 1.0
+    if discard_top_face_up(state):
+        out[O_TOP + int(state.discard[state.discard_size - 1])] = 1.0
     seen = 0
     public, private = state.discard_public, state.discard_private
     for kind in range(NUM_KINDS):
@@ -1091,6 +1101,7 @@ STATE_BOUNDS = {
     "discard": (0, NUM_KINDS - 1),
     "discard_seen": (0, int(ALL_SEATS)),
     "discard_size": (0, DECK_SIZE),
+    "discard_top_down": (0, 1),
     "discard_public": (0, MAX_OF_KIND),
     "discard_private": (0, MAX_OF_KIND),
     "hand": (0, MAX_HAND),
@@ -1269,6 +1280,8 @@ def _cards_conserved(state, n):
 
 @njit(cache=True)
 def _discard_pile_consistent(state, n):
+    if state.discard_top_down and (state.discard_size == 0 or state.discard_seen[state.discard_size - 1] != ALL_SEATS):
+        return False  # only a card the whole table saw is turned down (TÜV, Bull)
     public = np.zeros(NUM_KINDS, np.int64)
     private = np.zeros((MAX_PLAYERS, NUM_KINDS), np.int64)
     for i in range(state.discard_size):

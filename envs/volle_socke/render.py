@@ -59,7 +59,7 @@ def ansi(state, config, viewer=None):
     n = int(state["num_players"])
     lines = [_summary(state)]
     top = int(state["discard_size"]) - 1
-    face_up = top >= 0 and state["discard_seen"][top] == E.ALL_SEATS
+    face_up = E.discard_top_face_up(state)
     lines.append(f"draw pile {int(state['deck_size'])} cards; discard pile {top + 1} cards, top: "
                  f"{NAMES[int(state['discard'][top])] if face_up else 'face down' if top >= 0 else '-'}")
     knocker = int(state["knocker"])
@@ -103,7 +103,7 @@ def rgb(state, config):
     canvas.text(10, 8, _summary(state), size=14)
     top = int(state["discard_size"]) - 1
     canvas.text(10, 30, f"draw pile: {int(state['deck_size'])}   discard: {top + 1}", size=12)
-    if top >= 0 and state["discard_seen"][top] == E.ALL_SEATS:
+    if E.discard_top_face_up(state):
         _draw_card(canvas, 260, 24, int(state["discard"][top]))
     current = int(state["current_player"])
     for seat in range(n):

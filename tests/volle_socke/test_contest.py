@@ -420,6 +420,9 @@ def test_tuv_sends_the_challenged_card_face_down_to_the_discard_pile():
     env.step(E.ACCEPT)
     assert rec["bike"][1, TURBO] == 0
     assert [int(k) for k in rec["discard"][:2]] == [TUV, TURBO]
+    assert not E.discard_top_face_up(rec)                  # known to all, yet face down
+    env.render_mode = "ansi"
+    assert "top: face down" in env.render()
     assert rec["current_player"] == 1 and rec["turn_seat"] == 1  # seat 1's own turn follows
     assert conserved(env)
 
