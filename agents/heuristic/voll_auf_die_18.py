@@ -26,7 +26,8 @@ and rerolls a die no plan uses. The Bib is expanded whenever possible (talent sp
 talent, then the others'), which also meets the "10 in the Bib" goals; Bib swaps never take a card
 the chapter-6 goal counts (one from a talent space) while that goal is not above 10. When no one
 can be convinced and no exchange helps, with four Nazis face up, in the finale or for a few moments
-in a row, the team calls the emergency redraw; otherwise a stuck seat now and
+in a row, the team calls the emergency redraw (in chapter "the Arguments run out", whose new hands
+come from the Bib, only when the Bib holds the cards for full hands); otherwise a stuck seat now and
 then swaps a random card with the Bib to bring new sums into reach. Plans use only cards whose
 holders know them (they lay them knowingly): in Blind Trust a seat with nothing to argue tells a
 team-mate her cards (the next seat on first); without communication a seat that cannot see its
@@ -53,6 +54,7 @@ from .. import base
 # The compiled, memoryless player that ISMCTS's playouts use for this game (agents.heuristic.playout_strategy):
 # a port of this agent's stateless decisions, not this agent.
 from .voll_auf_die_18_playout import playout_rows, playout_rules  # noqa: F401
+from .voll_auf_die_18_playout import redraw_refills
 
 HALF_OF_SEGMENTS = {int(seg): h for h, seg in enumerate(D.HALF_SEGMENTS)}
 NEVER_ALONE = [name for _, name in D.LABEL_NAMES].index("never alone!")
@@ -190,7 +192,8 @@ class HeuristicAgent(base.Agent):
     def act(self, observation, action_mask, info=None):
         if np.count_nonzero(action_mask) == 1:  # busy with my last action: only waiting is left
             return int(np.flatnonzero(action_mask)[0])
-        views = E.LAYOUT.views(np.asarray(observation))
+        self.observation = np.asarray(observation)
+        views = E.LAYOUT.views(self.observation)
         table = Table(views, self.seat, self.num)
         mask = self.bib_mask(views, np.asarray(action_mask))
         plans = (self.argue, self.clean_up, self.tell, self.accept, self.dice, self.trade, self.expand,
@@ -384,9 +387,12 @@ class HeuristicAgent(base.Agent):
     def emergency(self, table, views, mask):
         """Nothing to argue and no exchange helps: with 4 Nazis face up, in the finale (no Nazi
         comes any more, so a locked hand only waits for the clock) or after STUCK_MOMENTS such
-        moments in a row, the team calls the emergency redraw."""
+        moments in a row, the team calls the emergency redraw; in chapter "the Arguments run out"
+        only when the Bib holds the cards for full new hands (``redraw_refills``)."""
         self.stuck += 1
         if not mask[E.A_EMERGENCY] or any(table.search(j)[0] for j in range(len(table.slots))):
+            return None
+        if not redraw_refills(self.observation, self.num):
             return None
         face_up = views["counts"][2] * D.LOSE_FACE_UP
         finale = views["clock"][2] > 0.5

@@ -37,7 +37,8 @@ does not carry.)
 7. *Expand* the Bib (own talent space first, then others' talent spaces, then the stacks).
 8. *Emergency redraw* when no face-up Nazi can be convinced by anyone and no exchange helped: at once
    with 4 Nazis face up or in the finale, else with probability ``1 / STUCK_MOMENTS`` a moment (the
-   stand-in for the Python agent's count of stuck moments).
+   stand-in for the Python agent's count of stuck moments). In chapter "the Arguments run out" only
+   when the Bib holds the cards for full new hands (there the new hands come from the Bib).
 9. *Blind guess* (no communication and no own front known): now and then an argument at random.
 10. *Churn*: swap a random hand card with the Bib to bring new sums into reach: always where a swap
     takes one moment (2 players at the table's pace), never where it keeps the seat busy longer
@@ -76,6 +77,7 @@ _LABELS = [name for _, name in D.LABEL_NAMES]
 NEVER_ALONE = _LABELS.index("never alone!")
 BIB10 = _LABELS.index("10 cards in the Bib")
 BIB10_TALENT = _LABELS.index("10 Bib cards from talent spaces")
+RUN_OUT = _LABELS.index("the Arguments run out")
 
 # The table as one seat sees it, in canonical seat order: per seat and hand slot (Krapotke: die)
 # these planes of an int64[PLANES, seats, 4] array (int64: the engine's readings run faster on it
@@ -651,10 +653,29 @@ def expand_action(mask):
 
 
 @njit(cache=True)
-def emergency_action(obs, mask, rng):
+def redraw_refills(obs, num):
+    """Whether the emergency redraw gives the team full new hands: always where they are drawn from
+    the stacks; in chapter "the Arguments run out" (hand cards come from the Bib only) when the Bib
+    holds every card the hands would need (4 a seat with a hand, less its Razupaltuff cards, which
+    stay), as otherwise the redraw empties hands for nothing. (The Python heuristic asks it too.)"""
+    if obs[E.O_LABELS + RUN_OUT] < 0.5:
+        return True
+    need = 0
+    for rel in range(num):
+        if block_argmax(obs, E.O_SEATS + rel * E.F_SEAT + 1, D.NUM_CHARACTERS) == D.KRAPOTKE:
+            continue
+        for i in range(E.HAND):
+            if obs[E.O_HANDS + (rel * E.HAND + i) * E.F_CARD + 2] < 0.5:  # (a Razupaltuff card stays)
+                need += 1
+    return obs[E.O_COUNTS + 3] * E.NUM_ARG > need - 0.5
+
+
+@njit(cache=True)
+def emergency_action(obs, mask, num, rng):
     """Nobody can convince anyone and no exchange helped: redraw at once with 4 Nazis face up or in
-    the finale (no Nazi comes any more), else with probability 1 / STUCK_MOMENTS."""
-    if not mask[E.A_EMERGENCY]:
+    the finale (no Nazi comes any more), else with probability 1 / STUCK_MOMENTS; never when it
+    would leave the hands short (:func:`redraw_refills`)."""
+    if not mask[E.A_EMERGENCY] or not redraw_refills(obs, num):
         return -1
     face_up = obs[E.O_COUNTS + 2] * D.LOSE_FACE_UP
     finale = obs[E.O_CLOCK + 2] > 0.5
@@ -759,7 +780,7 @@ def choose(obs, mask, rules, rng):
     if action < 0:
         action = expand_action(mask)
     if action < 0 and not anyone_can_argue(nazis, laid, count, targets, min_new, bits, reach):
-        action = emergency_action(obs, mask, rng)
+        action = emergency_action(obs, mask, num, rng)
     if action < 0:
         action = blind_guess_action(cards, me, talking, mask, rng)
     if action < 0:

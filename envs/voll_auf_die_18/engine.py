@@ -1033,12 +1033,17 @@ def _stack_cards(state):
 @njit(cache=True)
 def closed_cards(state, out):
     """The Arguments that can still reach a hand before the next Nazi is convinced, when no stack
-    card can (the stacks are empty, or the emergency redraw is used and the Bib cannot be expanded
-    from the stacks): those in hands, pools, the Bib and, when the Bib can be expanded, on talent
-    spaces. Writes their ids into ``out`` and returns how many; -1 when stack cards still can."""
+    card can: those in hands, pools, the Bib and, when the Bib can be expanded, on talent spaces.
+    Writes their ids into ``out`` and returns how many; -1 when stack cards still can.
+
+    Before a Nazi is convinced a stack card reaches a hand only through the Bib (expanded from the
+    stacks, then drawn or swapped) or through the emergency redraw while it is unused and deals
+    from the stacks (not in chapter "the Arguments run out": there the new hands come from the Bib,
+    and the redraw only adds the hands' own cards to the stacks)."""
     expansion = (state.labels & D.L_EXPANSION) != 0
     from_stacks = expansion and not (state.labels & D.L_BIB10_TALENT)
-    if _stack_cards(state) > 0 and (from_stacks or not state.emergency_used):
+    redraw_deals = not state.emergency_used and hands_from_stacks(state)
+    if _stack_cards(state) > 0 and (from_stacks or redraw_deals):
         return -1
     n = 0
     for card in range(NUM_ARG):
@@ -1557,8 +1562,9 @@ def lost_reason(state):
       those left (:func:`nazis_fit`);
     * END_CARDS_SHARED: the stacks are empty and the Nazis left can each be reached, but not all of
       them with disjoint cards (up to MAX_PACKED Nazis left);
-    * END_STUCK: no stack card can reach a hand before a Nazi is convinced (the emergency redraw is
-      used and the Bib cannot be expanded from the stacks), and with the Arguments that can no team
+    * END_STUCK: no stack card can reach a hand before a Nazi is convinced (the Bib cannot be
+      expanded from the stacks, and the emergency redraw is used or, in chapter "the Arguments run
+      out", deals nothing from them: :func:`closed_cards`), and with the Arguments that can no team
       reaches any Nazi that comes face up before a fifth would: nobody will ever be convinced again.
       (A team laying from the seats' own hands, :func:`hand_teams_fit`, is looked for first: it is
       one of the searches' teams and much cheaper to find.)
@@ -1769,10 +1775,17 @@ def _hand_count(state, seat):
     return count
 
 
+@njit(cache=True, inline="always")
+def hands_from_stacks(state):
+    """Whether hand cards are drawn from the stacks during play: not in chapter "the Arguments run
+    out" ("you may only take cards that are already in the Bib"; its setup deals from the stacks)."""
+    return not (state.labels & D.L_RUN_OUT)
+
+
 @njit(cache=True)
 def may_draw_from_bib(state):
     """Hand cards come from the Bib only when every stack is empty, or always in chapter "run out"."""
-    if state.labels & D.L_RUN_OUT:
+    if not hands_from_stacks(state):
         return True
     for s in range(state.num_stacks):
         if state.stack_len[s] > 0:
@@ -1840,7 +1853,7 @@ def _from_bib(state, card):
 @njit(cache=True)
 def _draw_up(state, seat):
     """Draw from the stacks (the fullest first) until the seat holds 4 cards."""
-    if not has_hand(state, seat) or state.labels & D.L_RUN_OUT or _hand_count(state, seat) == HAND:
+    if not has_hand(state, seat) or not hands_from_stacks(state) or _hand_count(state, seat) == HAND:
         return  # (a full hand: no pool scan)
     held = cards_held(state, seat)
     while held < HAND:
@@ -1996,7 +2009,7 @@ def reset(state, config, seed):
                 given += 1
     for seat in range(num):
         _draw_up(state, seat)
-        if state.labels & D.L_RUN_OUT and has_hand(state, seat):  # setup hands still come from the stacks
+        if not hands_from_stacks(state) and has_hand(state, seat):  # (ours) the setup deals from the stacks
             while cards_held(state, seat) < HAND:
                 _put_in_hand(state, seat, _pop_stack(state, _largest_stack(state)), 0)
     # Krapotke rolls his dice.
@@ -3223,7 +3236,9 @@ def _convince(state, nazi, slot):
 @njit(cache=True)
 def _emergency(state):
     """Once per chapter: every hand (and every card laid in a pool) goes back into the stacks,
-    which are shuffled; everyone draws 4 anew. Razupaltuff cards stay in their hands."""
+    which are shuffled; everyone then draws 4 anew (``step``'s :func:`_draw_up`), except in
+    chapter "the Arguments run out", whose hands may only be drawn from the Bib (the seats take
+    Bib cards into their empty slots, the Bib action). Razupaltuff cards stay in their hands."""
     num = int(state.num_players)
     state.emergency_used = 1
     for nazi in range(D.NUM_NAZIS):
@@ -3243,6 +3258,7 @@ def _emergency(state):
                 pile[n] = card
                 n += 1
                 state.hand[seat, i] = -1
+                state.hand_known[seat, i] = 0  # nobody knows an empty slot
     shuffle(state, pile, n)
     for i in range(n):
         s = i % state.num_stacks
@@ -3253,10 +3269,6 @@ def _emergency(state):
     for seat in range(MAX_PLAYERS):
         state.offer_to[seat] = -1
         state.offer_card[seat] = -1
-    if state.labels & D.L_RUN_OUT:  # new hands still come from the stacks ("each draw 4 new cards")
-        for seat in range(num):
-            while has_hand(state, seat) and cards_held(state, seat) < HAND and _largest_stack(state) >= 0:
-                _put_in_hand(state, seat, _pop_stack(state, _largest_stack(state)), 0)
 
 
 @njit(cache=True)

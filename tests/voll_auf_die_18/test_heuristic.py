@@ -5,6 +5,7 @@ import pytest
 
 from agents.base import RandomAgent
 from agents.heuristic import heuristic_for
+from agents.heuristic.voll_auf_die_18_playout import PlayoutAgent
 from envs import voll_auf_die_18_v0
 from envs.voll_auf_die_18 import data as D
 from envs.voll_auf_die_18 import engine as E
@@ -78,8 +79,9 @@ def test_heuristic_team_beats_random_team():
     assert heuristic_two >= random_two + 5, (heuristic_two, random_two)
 
 
-def first_action(env, seat):
-    player = heuristic_for(ENV_ID, seed=0)
+def first_action(env, seat, kind="heuristic"):
+    """The first action of a fresh heuristic agent (or, ``kind="playout"``, of search's playout player)."""
+    player = heuristic_for(ENV_ID, seed=0) if kind == "heuristic" else PlayoutAgent(seed=0)
     player.reset(seat, ENV_ID, env.config)
     o = env.observe(env.possible_agents[seat])
     return player.act(o["observation"], o["action_mask"])
@@ -113,6 +115,23 @@ def test_a_locked_finale_calls_the_emergency_redraw():
     assert first_action(env, 0) == E.A_EMERGENCY
     arrange(env, hands={0: ["R1", "Y1", "G1", "B1"], 1: ["R2", "Y2", "G2", "B2"]}, nazis={0: 22, 1: 23})
     assert first_action(env, 0) != E.A_EMERGENCY, "with Nazis still to come and room on the table: not yet"
+
+
+@pytest.mark.parametrize("kind", ["heuristic", "playout"])
+def test_chapter_17_calls_the_redraw_only_when_the_bib_can_refill_the_hands(kind):
+    """The locked finale above in chapter 17, where new hands come from the Bib only: with 7 Bib
+    cards for the 8 empty slots the redraw would leave the hands short, so neither the heuristic nor
+    the playout player calls it; with 8 both do. (The stacks and talent spaces are empty: nothing to
+    expand; the Bib's 1s and 2s bring no 23 into reach.)"""
+    env = table(chapter=17, characters=["kangaroo", "kleinkuenstler"])
+    held = cards("R1", "Y1", "G1", "B1", "R2", "Y2", "G2", "B2")
+    bib = cards("R1", "Y1", "G1", "B1", "R2", "Y2", "G2", "B2", taken=held)
+    for size, calls in ((7, False), (8, True)):
+        kept = held + bib[:size]
+        arrange(env, hands={0: held[:4], 1: held[4:]}, bib=bib[:size], talent={0: [], 1: []},
+                discard=[c for c in range(D.NUM_ARGUMENTS) if c not in kept], nazis={1: 23},
+                convinced=list(range(6, 23)))
+        assert (first_action(env, 0, kind) == E.A_EMERGENCY) == calls, size
 
 
 def test_chapter_6_activates_a_talent_space_before_a_plan_without_talent():

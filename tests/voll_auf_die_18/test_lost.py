@@ -72,6 +72,19 @@ def test_not_stuck_while_the_emergency_redraw_is_unused():
     assert E.lost_reason(rec(env)) == E.END_NONE, "the redraw brings new cards"
 
 
+def test_where_the_arguments_run_out_the_unused_redraw_deals_no_stack_card():
+    """The stuck table under "the Arguments run out": the redraw would send the hands into the
+    stacks and deal nothing from them (new hands come from the Bib), so, unused, it keeps nothing
+    open; the stacks reach a hand only through the Bib, once it can be expanded from them."""
+    env = stuck_table(depth_of_the_six=3)
+    r = rec(env)
+    r["emergency_used"] = 0
+    r["labels"] |= D.L_RUN_OUT
+    assert E.lost_reason(r) == E.END_STUCK
+    r["labels"] |= D.L_EXPANSION
+    assert E.lost_reason(r) == E.END_NONE
+
+
 def test_not_stuck_while_the_bib_can_be_expanded_from_the_stacks():
     env = stuck_table(depth_of_the_six=3)
     rec(env)["labels"] |= D.L_EXPANSION

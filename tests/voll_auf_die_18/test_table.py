@@ -251,6 +251,64 @@ def test_emergency_redraw_once_for_everyone():
     check_invariants(r)
 
 
+def held_arguments(r, seats):
+    """The Arguments the seats hold, in hand and laid in pools."""
+    loc, seat_of = r["card_loc"][: E.NUM_ARG], r["card_seat"][: E.NUM_ARG]
+    return {c for c in range(E.NUM_ARG) if loc[c] in (E.LOC_HAND, E.LOC_POOL) and seat_of[c] in seats}
+
+
+def test_the_emergency_redraw_deals_4_from_the_stacks_outside_chapter_17():
+    env = table(chapter=1, characters=["kangaroo", "kleinkuenstler"], freeze=False)  # (check_state: real clocks)
+    arrange(env, hands={0: ["R1", "R5", "Y2", "B3"], 1: ["R2", "Y3", "G4", "B5"]}, bib=["G6"], nazis={0: 23, 1: 20})
+    r = rec(env)
+    play(env, argue(1, (0, 1)))                     # R1 + R5 lie in a pool at the 20
+    stacked, before = int(r["stack_len"].sum()), held_arguments(r, (0, 1))
+    play(env, EMERGENCY)
+    assert r["pool_count"][nazi_id(20)] == 0 and all(r["card_loc"][c] != E.LOC_POOL for c in range(E.NUM_ARG))
+    for seat in range(2):
+        assert all(0 <= c < E.NUM_ARG for c in hand(env, seat)), "4 new cards each"
+        assert not r["hand_known"][seat].any(), "drawn face down from the stacks"
+    assert int(r["stack_len"].sum()) == stacked, "8 cards in, 8 out"
+    assert held_arguments(r, (0, 1)) != before and r["bib_count"] == 1
+    check_invariants(r)
+    assert E.check_state(r) == 0
+
+
+def test_chapter_17_emergency_sends_the_hands_to_the_stacks_and_new_hands_come_from_the_bib():
+    """Chapter 17: "when drawing your hand cards you may only take cards that are already in the
+    Bib". The redraw shuffles every hand, and the cards laid in pools, into the stacks; nobody
+    draws from them, and the empty slots are then filled from the Bib, face up."""
+    env = table(chapter=17, characters=["kangaroo", "kleinkuenstler"], freeze=False)  # (check_state: real clocks)
+    red4 = card("R4")
+    arrange(env, hands={0: ["R1", "R5", "Y2", "B3"], 1: ["R2", "Y3", "G4", "B5"]},
+            bib=[red4, "G1", "G2", "Y5", "B6", "Y1", "B2", "G3"], nazis={0: 23, 1: 20})
+    r = rec(env)
+    play(env, argue(1, (0, 1)), bib_swap(0, red4))  # a pool at the 20; a red 2 for the red 4, face up
+    assert r["hand_known"][1, 0] == 1 and hand(env, 0)[:2] == [-1, -1], "nothing drawn from the stacks"
+    stacked, held = int(r["stack_len"].sum()), held_arguments(r, (0, 1))
+    bib = set(np.flatnonzero(r["card_loc"][: E.NUM_ARG] == E.LOC_BIB).tolist())
+    assert len(held) == 8 and len(bib) == 8
+    play(env, WAIT, EMERGENCY)
+    assert r["emergency_used"] and (r["hand"][:2] == -1).all(), "no hand gets a stack card"
+    assert not r["hand_known"].any(), "an empty slot is known to nobody"
+    assert int(r["stack_len"].sum()) == stacked + 8, "the stacks grow by exactly the hand cards"
+    assert all(r["card_loc"][c] == E.LOC_STACK for c in held) and r["pool_count"][nazi_id(20)] == 0
+    assert set(np.flatnonzero(r["card_loc"][: E.NUM_ARG] == E.LOC_BIB).tolist()) == bib
+    check_invariants(r)
+    assert E.check_state(r) == 0
+    for seat in range(2):
+        assert {bib_swap(i, c) for i in range(4) for c in bib} <= legal(env, seat), "draw any Bib card"
+    first, second = sorted(bib)[:2]
+    play(env, bib_swap(0, first), bib_swap(2, second))
+    assert hand(env, 0)[0] == first and hand(env, 1)[2] == second
+    assert r["hand_known"][0, 0] == 1 and r["hand_known"][1, 2] == 1, "taken face up from the Bib"
+    assert r["bib_count"] == 6 and int(r["stack_len"].sum()) == stacked + 8
+    play(env)
+    assert int(r["stack_len"].sum()) == stacked + 8 and r["bib_count"] == 6, "and never from the stacks"
+    check_invariants(r)
+    assert E.check_state(r) == 0
+
+
 def test_swap_places_moves_everyone_one_seat_on():
     env = table(num_players=3, chapter=9)
     r = rec(env)
