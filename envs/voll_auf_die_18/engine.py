@@ -1484,7 +1484,9 @@ def bib_goal_reachable(state):
     whose talent is not waiting to be used (one card: it is covered again only when the talent is
     spent, on convincing) count while their conditions can be met, a combo as met when the
     Arguments in hands and the Bib (and those expanded meanwhile) hold its colours or numbers, as
-    if any four could be gathered in one hand (sound: never more pessimistic than the table)."""
+    if any four could be gathered in one hand (sound: never more pessimistic than the table).
+    While the emergency redraw is unused the stacks' order is not fixed (it reshuffles them), so
+    then every stack card counts (:func:`_redraw_stack_bound`)."""
     colour_count = np.zeros(D.NUM_COLOURS, np.int64)
     value_count = np.zeros(7, np.int64)
     for card in range(NUM_ARG):
@@ -1497,6 +1499,9 @@ def bib_goal_reachable(state):
         depth[s] = state.stack_len[s]
     taken = np.zeros(MAX_PLAYERS, np.int64)
     gained, gained_talent = 0, 0
+    if from_stacks and not state.emergency_used:
+        gained = _redraw_stack_bound(state, colour_count, value_count)
+        depth[:] = 0
     progress = True
     while progress:
         progress = False
@@ -1525,6 +1530,27 @@ def bib_goal_reachable(state):
     if state.labels & D.L_BIB10_TALENT and state.bib_talent_count + gained_talent < D.BIB_GOAL:
         return False
     return True
+
+
+@njit(cache=True)
+def _redraw_stack_bound(state, colour_count, value_count):
+    """Bib goal, emergency redraw unused: the most cards expansions from the stacks can still bring,
+    adding them to the counts. The redraw reshuffles the stacks, so any stack card may come to a top
+    (and into a hand), and every one counts. It returns the hands' Arguments to the stacks: where
+    new hands come from the stacks they take at least as many out again, but in chapter "the
+    Arguments run out" they stay there, and count too (they are in the counts already)."""
+    gained = 0
+    for s in range(state.num_stacks):
+        for j in range(state.stack_len[s]):
+            card = state.stack[s, j]
+            colour_count[CARD_COLOUR[card]] += 1
+            value_count[CARD_VALUE[card]] += 1
+            gained += 1
+    if not hands_from_stacks(state):
+        for card in range(NUM_ARG):
+            if state.card_loc[card] == LOC_HAND or state.card_loc[card] == LOC_POOL:
+                gained += 1
+    return gained
 
 
 @njit(cache=True)

@@ -226,12 +226,44 @@ def test_a_combo_counts_only_when_the_cards_in_play_hold_it():
     r["nazi_at"][nazi_id(6)] = E.NAZI_CONVINCED
     r["convinced"] = 18
     r["space"][:] = -1
+    r["emergency_used"] = 1                         # (the stacks' order is fixed)
     assert E.bib_goal_reachable(r), "R1 Y1 G1 B1 are in the hands: 7 + 3"
     for c in range(D.NUM_ARGUMENTS):
         if D.CARD_COLOUR[c] == 3 and r["card_loc"][c] in (E.LOC_HAND, E.LOC_BIB):
             r["card_loc"][c] = E.LOC_DISCARD
             r["hand"][r["hand"] == c] = -1
     assert not E.bib_goal_reachable(r), "no blue left: the combo on top blocks its stack"
+    r["emergency_used"] = 0
+    assert E.bib_goal_reachable(r), "the unused redraw reshuffles the stacks: the tasks may come to the top"
+
+
+def tasks_only_table():
+    """Chapter 2, every Nazi convinced, the stacks empty, 7 cards in the Bib and 8 in the hands,
+    all with a task on the back (always doable)."""
+    env = table(chapter=2, characters=["kangaroo", "kleinkuenstler"])
+    tasks = [c for c in range(D.NUM_ARGUMENTS)
+             if D.BACK_COND_KIND[D.CARD_BACK[c]] in (D.COND_SOLO_TASK, D.COND_GROUP_TASK)][:15]
+    arrange(env, hands={0: tasks[:4], 1: tasks[4:8]}, bib=tasks[8:], discard=everything_but(tasks), nazis={},
+            convinced=EVERY_IQ)
+    return env
+
+
+def test_where_the_arguments_run_out_the_redraw_brings_the_hands_within_reach_of_the_bib():
+    """A Bib goal under "the Arguments run out" (chapter 19 may draw both): the unused redraw puts
+    the hands' 8 cards into the stacks and deals none of them out again, and from there they can be
+    expanded: 7 + 3 = 10, won. Where new hands come from the stacks it takes them out again: lost."""
+    env = tasks_only_table()
+    r = rec(env)
+    assert not E.bib_goal_reachable(r), "7 in the Bib, nothing to expand"
+    r["labels"] |= D.L_RUN_OUT
+    E.refresh(r)
+    assert E.bib_goal_reachable(r)
+    play(env, E.A_EMERGENCY)
+    assert not r["terminal"] and int(r["stack_len"].sum()) == 8 and (r["hand"] == -1).all()
+    for _ in range(3):
+        top = [s for s in range(int(r["num_stacks"])) if r["stack_len"][s] > 0][0]
+        play(env, E.A_EXPAND + top, E.A_EXPAND + top)  # (a group task needs both)
+    assert r["terminal"] and r["end_reason"] == E.END_WON and r["bib_count"] == 10
 
 
 def test_the_talent_goal_counts_talent_spaces_only():
