@@ -282,7 +282,7 @@ ACTION_SECONDS = {  # at a pace of 1 (TABLE_PACE scales them by group size)
     "task": 12,         # a joke, a song, a high five: an expansion by a task
     "roll": 3,          # Krapotke rolls one die
     "roll_all": 6,
-    "emergency": 21,    # everyone shuffles their hands into the stacks and draws 4 anew
+    "emergency": 21,    # everyone shuffles their hands into the stacks and draws 4 anew (ch. 17: from the Bib)
     "tell": 6,          # Blind Trust: tell a team-mate her four cards
 }
 BIB_GOAL = 10
