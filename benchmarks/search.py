@@ -227,7 +227,9 @@ READING = """\
   games (the run's 50-minute cap on a machine loaded by other work stopped it short of 400; the
   earlier rules gave 0.477 in 400). Teufel Teufel against heuristics too (450 iterations, devil
   moves may take cards under discs): 0.652 [0.605, 0.698] against 0.574 in 400 games (earlier 0.620
-  against 0.562). The other tournaments were played under the earlier rules and have not been
+  against 0.562). Volles Fass voraus against heuristics too (200 iterations, Barry / Farry moves
+  within a pair): 0.581 [0.529, 0.631] against 0.250 in 353 games (a 17-minute cap; earlier 0.562
+  in 400). The tournaments against random agents were played under the earlier rules and have not been
   repeated; the speed table hardly depends on them.
 - **Budgets.** The issue asks for about 1 s a decision over at least 400 games a lineup. The seat of
   ISMCTS decides 17 times in a 7-player Secret Hitler game, 23 in Teufel Teufel, 68 in Volles Fass
