@@ -90,8 +90,11 @@ def test_each_step_costs_seconds_per_step():
 # ---- the end ------------------------------------------------------------------------------------------
 
 
-def test_lost_when_five_nazis_lie_face_up():
-    env = table()
+@pytest.mark.parametrize("timing", ["step", "table"])
+def test_lost_when_five_nazis_lie_face_up(timing):
+    """"You lose the chapter run - if at any time 5 Nazis (including the Nazi card on top of the
+    stack) lie face up." (timing="table" is the game's default, "step" the scripted tests'.)"""
+    env = table(timing=timing)
     arrange(env, nazis={0: 9, 1: 6, 2: 7, 3: 8})
     r = rec(env)
     r["next_nazi"] = r["clock"] + 1
